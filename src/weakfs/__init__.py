@@ -1,0 +1,21 @@
+"""weakfs: feature selection when labels are scarce or one-sided.
+
+Subpackages
+-----------
+pu
+    Positive-unlabeled methods: FSCPU, PU Extra Trees, GKF-PUAL, semi-JMI, class-prior estimation.
+semi_supervised
+    Self-learning and the SEW-IL wrapper with its baselines.
+unsupervised
+    UFVS, unsupervised feature value selection.
+search
+    Binary-mask optimisers (compact GA with repair, FSGA, classic GA, forward search).
+datasets
+    Loaders for the bundled and staged datasets, PU label generation, synthetic generators.
+metrics
+    Feature-selection recall, PUF-score and PU-corrected metrics.
+"""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,238 @@
+"""One place that normalises and checks weak labels.
+
+Two label conventions are used throughout weakfs:
+
+* **PU labels** (positive-unlabeled): ``1`` (or ``True``) marks a labeled positive; ``0``, ``-1`` or
+  ``False`` marks an unlabeled row.  :func:`check_pu_labels` returns them as an ``int8`` array of 1/0.
+* **Semi-supervised labels**: scikit-learn's convention, ``-1`` marks an unlabeled row and any other
+  value is a class.  :func:`check_semi_supervised_labels` returns the labeled mask and the classes.
+
+Every problem raises a ``ValueError`` (or ``TypeError``) that says what was found and what is expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+__all__ = [
+    "PU_LABEL_HELP",
+    "SemiSupervisedLabels",
+    "check_pu_labels",
+    "check_semi_supervised_labels",
+]
+
+PU_LABEL_HELP = "PU labels must be 1 or True (labeled positive) and 0, -1 or False (unlabeled)"
+UNLABELED = -1
+
+
+def _as_1d(y, name: str = "y") -> np.ndarray:
+    """Return ``y`` as a 1-D numpy array (a copy is never needed: callers do not write to it)."""
+    if y is None:
+        raise ValueError(f"{name} is required: got None")
+    if sparse.issparse(y):
+        raise TypeError(f"{name} must be a 1-D array-like, got a sparse matrix")
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"{name} must be 1-D, got a DataFrame with {y.shape[1]} columns")
+        y = y.iloc[:, 0]
+    if isinstance(y, pd.Series):
+        y = y.to_numpy()
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: 0 samples")
+    return arr
+
+
+def _describe_values(values: np.ndarray, limit: int = 8) -> str:
+    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values[:limit])
+    more = f", ... ({len(values)} distinct)" if len(values) > limit else ""
+    return f"[{shown}{more}]"
+
+
+def check_pu_labels(
+    y,
+    *,
+    require_labeled: bool = True,
+    require_unlabeled: bool = True,
+    name: str = "y",
+) -> np.ndarray:
+    """Normalise PU labels to an ``int8`` array with 1 = labeled positive, 0 = unlabeled.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        ``1``/``True`` for labeled positives; ``0``, ``-1`` or ``False`` for unlabeled rows.
+        Floats are accepted when they hold exactly these values.
+    require_labeled : bool, default=True
+        Raise if no row is labeled positive.
+    require_unlabeled : bool, default=True
+        Raise if every row is labeled.
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    s : ndarray of shape (n_samples,), dtype int8
+        1 for labeled positives, 0 for unlabeled rows.
+
+    Examples
+    --------
+    >>> from weakfs._labels import check_pu_labels
+    >>> check_pu_labels([1, 0, -1, 1])
+    array([1, 0, 0, 1], dtype=int8)
+    """
+    arr = _as_1d(y, name)
+    if arr.dtype == bool:
+        s = arr.astype(np.int8)
+    elif arr.dtype.kind in "iu":
+        bad = ~np.isin(arr, (-1, 0, 1))
+        if bad.any():
+            raise ValueError(
+                f"{PU_LABEL_HELP}; {name} has the values {_describe_values(np.unique(arr[bad]))}"
+            )
+        s = (arr == 1).astype(np.int8)
+    elif arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(
+                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); {PU_LABEL_HELP}"
+            )
+        bad = ~np.isin(arr, (-1.0, 0.0, 1.0))
+        if bad.any():
+            raise ValueError(
+                f"{PU_LABEL_HELP}; {name} has the values {_describe_values(np.unique(arr[bad]))}"
+            )
+        s = (arr == 1.0).astype(np.int8)
+    else:
+        # object arrays: accept only Python bools/ints in the allowed set (never strings)
+        values = pd.unique(pd.Series(arr, dtype=object))
+        allowed = {-1, 0, 1}
+        for v in values:
+            if isinstance(v, str) or v is None or (isinstance(v, float) and np.isnan(v)):
+                raise ValueError(
+                    f"{PU_LABEL_HELP}; {name} has non-numeric values {_describe_values(values)}. "
+                    "Turn a class column into PU labels with weakfs.datasets.make_pu_labels."
+                )
+            if v not in allowed:
+                raise ValueError(f"{PU_LABEL_HELP}; {name} has the values {_describe_values(values)}")
+        s = np.fromiter((int(v == 1) for v in arr), dtype=np.int8, count=arr.shape[0])
+    n_labeled = int(s.sum())
+    if require_labeled and n_labeled == 0:
+        raise ValueError(
+            f"{name} has no labeled positive row (no 1 among {s.shape[0]} rows); "
+            "PU learning needs at least one labeled positive"
+        )
+    if require_unlabeled and n_labeled == s.shape[0]:
+        raise ValueError(
+            f"{name} has no unlabeled row: all {s.shape[0]} rows are labeled positive; "
+            "PU learning needs unlabeled rows (0, -1 or False)"
+        )
+    return s
+
+
+@dataclass(frozen=True)
+class SemiSupervisedLabels:
+    """Checked semi-supervised labels.
+
+    Attributes
+    ----------
+    y : ndarray
+        The labels as given (``-1`` for unlabeled rows).
+    labeled : ndarray of bool
+        Which rows carry a class.
+    classes : ndarray
+        The sorted distinct classes of the labeled rows.
+    y_encoded : ndarray of int
+        Class index into ``classes`` for labeled rows, ``-1`` for unlabeled rows.
+    """
+
+    y: np.ndarray
+    labeled: np.ndarray
+    classes: np.ndarray
+    y_encoded: np.ndarray
+
+    @property
+    def n_labeled(self) -> int:
+        return int(self.labeled.sum())
+
+    @property
+    def n_unlabeled(self) -> int:
+        return int((~self.labeled).sum())
+
+
+def check_semi_supervised_labels(
+    y,
+    *,
+    require_unlabeled: bool = True,
+    min_classes: int = 2,
+    name: str = "y",
+) -> SemiSupervisedLabels:
+    """Check scikit-learn style semi-supervised labels (``-1`` = unlabeled).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels; ``-1`` marks unlabeled rows.  String classes are accepted (their unlabeled
+        marker is still the integer ``-1`` or the string ``"-1"``).
+    require_unlabeled : bool, default=True
+        Raise if no row is unlabeled.
+    min_classes : int, default=2
+        Minimum number of distinct classes among the labeled rows.
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    SemiSupervisedLabels
+
+    Examples
+    --------
+    >>> from weakfs._labels import check_semi_supervised_labels
+    >>> lab = check_semi_supervised_labels([0, 1, -1, 2, -1])
+    >>> lab.classes, lab.n_unlabeled
+    (array([0, 1, 2]), 2)
+    """
+    arr = _as_1d(y, name)
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(
+                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); mark unlabeled rows with -1"
+            )
+        labeled = arr != UNLABELED
+    elif arr.dtype.kind in "iub":
+        labeled = arr != UNLABELED
+    else:
+        obj = arr.astype(object)
+        missing = pd.isna(pd.Series(obj)).to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"{name} contains missing values ({int(missing.sum())} rows); mark unlabeled rows "
+                "with -1"
+            )
+        labeled = np.array([not (v == UNLABELED or v == "-1") for v in obj], dtype=bool)
+    if not labeled.any():
+        raise ValueError(
+            f"{name} has no labeled row: all {arr.shape[0]} rows are -1 (unlabeled); "
+            "semi-supervised learning needs some labeled rows"
+        )
+    if require_unlabeled and labeled.all():
+        raise ValueError(
+            f"{name} has no unlabeled row (no -1 among {arr.shape[0]} rows); "
+            "mark unlabeled rows with -1"
+        )
+    classes, codes = np.unique(arr[labeled], return_inverse=True)
+    if classes.shape[0] < min_classes:
+        raise ValueError(
+            f"{name} has {classes.shape[0]} class among its labeled rows "
+            f"({_describe_values(classes)}); at least {min_classes} are needed"
+        )
+    y_encoded = np.full(arr.shape[0], -1, dtype=np.intp)
+    y_encoded[labeled] = codes
+    return SemiSupervisedLabels(y=arr, labeled=labeled, classes=classes, y_encoded=y_encoded)

@@ -1,0 +1,100 @@
+"""The registry of paper experiments run by ``weakfs reproduce``.
+
+An experiment is a grid of independent *cells* (typically dataset x method x seed).  Each cell is a
+JSON-serialisable dict; ``run_cell(cell)`` is a top-level function (picklable, so Dask workers can
+import it) returning a JSON-serialisable dict of numbers.  The runner stores every finished cell at
+once, so an interrupted run resumes, and finally calls ``write_report(table, ctx)`` with one row per
+cell (cell keys + result keys + ``seconds``) to produce the markdown body of ``results/NAME.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["EXPERIMENT_MODULES", "Experiment", "ReportContext", "RunConfig", "get", "names"]
+
+
+@dataclass
+class RunConfig:
+    """What the user asked for on the command line.
+
+    ``runs`` is the number of seeds (None: the experiment's default); ``datasets``/``methods`` restrict
+    the grid (None: all); ``quick`` asks for a reduced protocol that still runs the real code (for
+    smoke tests); ``options`` holds experiment-specific ``--set key=value`` pairs.
+    """
+
+    runs: int | None = None
+    datasets: list[str] | None = None
+    methods: list[str] | None = None
+    quick: bool = False
+    options: dict = field(default_factory=dict)
+
+    def n_runs(self, default: int) -> int:
+        return self.runs if self.runs is not None else default
+
+    def keep(self, kind: str, values: list[str]) -> list[str]:
+        wanted = self.datasets if kind == "datasets" else self.methods
+        if wanted is None:
+            return list(values)
+        unknown = sorted(set(wanted) - set(values))
+        if unknown:
+            raise ValueError(f"unknown {kind} {unknown}; this experiment has {list(values)}")
+        return [v for v in values if v in wanted]
+
+
+@dataclass
+class ReportContext:
+    """Where a report writes its figures and what it may say about the run."""
+
+    out_dir: Path
+    name: str
+    config: RunConfig
+    command: str
+    failures: list[dict] = field(default_factory=list)
+
+    def figure_path(self, stem: str) -> Path:
+        """Path for a figure ``results/NAME_STEM.png`` (the markdown should link it by name)."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        return self.out_dir / f"{self.name}_{stem}.png"
+
+
+@dataclass
+class Experiment:
+    name: str
+    title: str
+    make_cells: Callable[[RunConfig], list[dict]]
+    run_cell: Callable[[dict], dict]
+    write_report: Callable[[pd.DataFrame, ReportContext], str]
+    default_runs: int = 5
+    description: str = ""
+
+
+# name -> module defining ``EXPERIMENT`` (imported lazily so that one experiment's optional
+# dependencies never break another)
+EXPERIMENT_MODULES: dict[str, str] = {
+    "demo": "weakfs.experiments._demo",
+    # --- ufvs (issue 2) ---
+    # --- puet-tables (issue 3) ---
+    # --- fscpu-table1, fscpu-table3 (issue 4) ---
+    # --- gkfpual-tables (issue 5) ---
+    # --- sewil-tables (issue 6) ---
+}
+
+
+def names() -> list[str]:
+    return sorted(EXPERIMENT_MODULES)
+
+
+def get(name: str) -> Experiment:
+    if name not in EXPERIMENT_MODULES:
+        raise KeyError(f"unknown experiment {name!r}; known: {', '.join(names())}")
+    module = importlib.import_module(EXPERIMENT_MODULES[name])
+    experiments = getattr(module, "EXPERIMENTS", None)
+    if experiments is not None:
+        return experiments[name]
+    return module.EXPERIMENT

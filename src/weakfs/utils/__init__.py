@@ -1,0 +1,1 @@
+"""Internal utilities shared by the test-suite and the estimators."""
