@@ -7,4 +7,6 @@ An objective is any callable ``f(mask) -> float`` (higher is better) over boolea
 # --- compact GA / IGO with cost repair (issue 4) ---
 # --- FSGA, classic GA, forward sequential search (issue 6) ---
 
-__all__: list[str] = []
+from weakfs.search._base import CachedObjective, MaskObjective
+
+__all__: list[str] = ["CachedObjective", "MaskObjective"]
