@@ -3,11 +3,13 @@
 Two label conventions are used throughout weakfs:
 
 * **PU labels** (positive-unlabeled): ``1`` (or ``True``) marks a labeled positive; ``0``, ``-1`` or
-  ``False`` marks an unlabeled row.  :func:`check_pu_labels` returns them as an ``int8`` array of 1/0.
+  ``False`` marks an unlabeled row.  :func:`check_pu_labels` returns them as an ``int8``
+  array of 1/0.
 * **Semi-supervised labels**: scikit-learn's convention, ``-1`` marks an unlabeled row and any other
   value is a class.  :func:`check_semi_supervised_labels` returns the labeled mask and the classes.
 
-Every problem raises a ``ValueError`` (or ``TypeError``) that says what was found and what is expected.
+Every problem raises a ``ValueError`` (or ``TypeError``) that says what was found and what is
+expected.
 """
 
 from __future__ import annotations
@@ -121,7 +123,9 @@ def check_pu_labels(
                     "Turn a class column into PU labels with weakfs.datasets.make_pu_labels."
                 )
             if v not in allowed:
-                raise ValueError(f"{PU_LABEL_HELP}; {name} has the values {_describe_values(values)}")
+                raise ValueError(
+                    f"{PU_LABEL_HELP}; {name} has the values {_describe_values(values)}"
+                )
         s = np.fromiter((int(v == 1) for v in arr), dtype=np.int8, count=arr.shape[0])
     n_labeled = int(s.sum())
     if require_labeled and n_labeled == 0:
@@ -203,7 +207,8 @@ def check_semi_supervised_labels(
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             raise ValueError(
-                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); mark unlabeled rows with -1"
+                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); "
+                "mark unlabeled rows with -1"
             )
         labeled = arr != UNLABELED
     elif arr.dtype.kind in "iub":

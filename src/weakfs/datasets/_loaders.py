@@ -62,46 +62,140 @@ def _d(name, filename, rows, feats, task, desc, **kw) -> DatasetInfo:
 _TABLE = [
     _d("spambase", "spambase.csv.gz", 4601, 57, "binary", "UCI Spambase; y 1=spam, 0=non-spam"),
     _d("ionosphere", "ionosphere.csv.gz", 351, 34, "binary", "UCI Ionosphere; y g=good, b=bad"),
-    _d("mushrooms", "mushrooms_libsvm.csv.gz", 8124, 112, "binary",
-       "LIBSVM mushrooms, one-hot 0/1; y 1=poisonous, 2=edible"),
-    _d("mushroom_uci", "mushroom_uci.csv.gz", 8124, 22, "binary",
-       "UCI Mushroom, 22 categorical letters ('?' kept); y e/p", categorical=("*",)),
-    _d("mice_protein", "mice_protein.csv.gz", 1080, 77, "multiclass",
-       "UCI Mice Protein Expression, 8 classes, has NaN"),
-    _d("madelon", "madelon.csv.gz", 2600, 500, "binary", "NIPS 2003 MADELON train+valid",
-       split=True),
-    _d("accelerometer", "accelerometer.csv.gz", 153000, 4, "multiclass",
-       "UCI Accelerometer; y weight configuration 1/2/3"),
+    _d(
+        "mushrooms",
+        "mushrooms_libsvm.csv.gz",
+        8124,
+        112,
+        "binary",
+        "LIBSVM mushrooms, one-hot 0/1; y 1=poisonous, 2=edible",
+    ),
+    _d(
+        "mushroom_uci",
+        "mushroom_uci.csv.gz",
+        8124,
+        22,
+        "binary",
+        "UCI Mushroom, 22 categorical letters ('?' kept); y e/p",
+        categorical=("*",),
+    ),
+    _d(
+        "mice_protein",
+        "mice_protein.csv.gz",
+        1080,
+        77,
+        "multiclass",
+        "UCI Mice Protein Expression, 8 classes, has NaN",
+    ),
+    _d(
+        "madelon",
+        "madelon.csv.gz",
+        2600,
+        500,
+        "binary",
+        "NIPS 2003 MADELON train+valid",
+        split=True,
+    ),
+    _d(
+        "accelerometer",
+        "accelerometer.csv.gz",
+        153000,
+        4,
+        "multiclass",
+        "UCI Accelerometer; y weight configuration 1/2/3",
+    ),
     _d("ecoli", "ecoli.csv.gz", 336, 7, "multiclass", "UCI Ecoli, 8 classes"),
-    _d("pendigits", "pendigits.csv.gz", 10992, 16, "multiclass", "UCI Pen digits 0-9",
-       split=True),
-    _d("online_retail_sample40k", "online_retail_sample40k.csv.gz", 40000, 7, "multiclass",
-       "UCI Online Retail, 40k-row sample; y = Country; has NaN",
-       categorical=("InvoiceNo", "StockCode", "Description", "InvoiceDate")),
-    _d("sepsis_primary", "sepsis_primary.csv.gz", 110204, 3, "binary",
-       "UCI Sepsis survival, primary cohort; y 1 alive, 0 dead"),
-    _d("sepsis_study", "sepsis_study.csv.gz", 19051, 3, "binary",
-       "UCI Sepsis survival, study cohort; y 1 alive, 0 dead"),
-    _d("sepsis_validation", "sepsis_validation.csv.gz", 137, 3, "binary",
-       "UCI Sepsis survival, validation cohort; y 1 alive, 0 dead"),
+    _d("pendigits", "pendigits.csv.gz", 10992, 16, "multiclass", "UCI Pen digits 0-9", split=True),
+    _d(
+        "online_retail_sample40k",
+        "online_retail_sample40k.csv.gz",
+        40000,
+        7,
+        "multiclass",
+        "UCI Online Retail, 40k-row sample; y = Country; has NaN",
+        categorical=("InvoiceNo", "StockCode", "Description", "InvoiceDate"),
+    ),
+    _d(
+        "sepsis_primary",
+        "sepsis_primary.csv.gz",
+        110204,
+        3,
+        "binary",
+        "UCI Sepsis survival, primary cohort; y 1 alive, 0 dead",
+    ),
+    _d(
+        "sepsis_study",
+        "sepsis_study.csv.gz",
+        19051,
+        3,
+        "binary",
+        "UCI Sepsis survival, study cohort; y 1 alive, 0 dead",
+    ),
+    _d(
+        "sepsis_validation",
+        "sepsis_validation.csv.gz",
+        137,
+        3,
+        "binary",
+        "UCI Sepsis survival, validation cohort; y 1 alive, 0 dead",
+    ),
     _d("raisin", "raisin.csv.gz", 900, 7, "binary", "UCI Raisin; y Besni/Kecimen"),
-    _d("occupancy", "occupancy.csv.gz", 20560, 5, "binary", "UCI Occupancy detection",
-       split=True),
-    _d("user_knowledge", "user_knowledge.csv.gz", 403, 5, "multiclass",
-       "UCI User Knowledge Modeling; 4 levels", split=True),
+    _d("occupancy", "occupancy.csv.gz", 20560, 5, "binary", "UCI Occupancy detection", split=True),
+    _d(
+        "user_knowledge",
+        "user_knowledge.csv.gz",
+        403,
+        5,
+        "multiclass",
+        "UCI User Knowledge Modeling; 4 levels",
+        split=True,
+    ),
     _d("seeds", "seeds.csv.gz", 210, 7, "multiclass", "UCI Seeds; 3 wheat varieties"),
-    _d("energy_efficiency", "energy_efficiency.csv.gz", 768, 8, "regression",
-       "UCI Energy efficiency; y = heating load (target_Y2_cooling kept apart)",
-       extra_columns=("target_Y2_cooling",)),
+    _d(
+        "energy_efficiency",
+        "energy_efficiency.csv.gz",
+        768,
+        8,
+        "regression",
+        "UCI Energy efficiency; y = heating load (target_Y2_cooling kept apart)",
+        extra_columns=("target_Y2_cooling",),
+    ),
     _d("liver_bupa", "liver_bupa.csv.gz", 345, 6, "binary", "UCI Liver disorders; y selector 1/2"),
-    _d("heart_statlog", "heart_statlog.csv.gz", 270, 13, "binary",
-       "UCI Statlog heart; y 1 absence, 2 presence"),
-    _d("PCMAC", "PCMAC.svm.gz", 1943, 3289, "binary", "20 Newsgroups pc vs mac, term counts",
-       sparse=True),
-    _d("RELATHE", "RELATHE.svm.gz", 1427, 4322, "binary",
-       "20 Newsgroups religion vs atheism, term counts", sparse=True),
-    _d("BASEHOCK", "BASEHOCK.svm.gz", 1993, 4862, "binary",
-       "20 Newsgroups baseball vs hockey, term counts", sparse=True),
+    _d(
+        "heart_statlog",
+        "heart_statlog.csv.gz",
+        270,
+        13,
+        "binary",
+        "UCI Statlog heart; y 1 absence, 2 presence",
+    ),
+    _d(
+        "PCMAC",
+        "PCMAC.svm.gz",
+        1943,
+        3289,
+        "binary",
+        "20 Newsgroups pc vs mac, term counts",
+        sparse=True,
+    ),
+    _d(
+        "RELATHE",
+        "RELATHE.svm.gz",
+        1427,
+        4322,
+        "binary",
+        "20 Newsgroups religion vs atheism, term counts",
+        sparse=True,
+    ),
+    _d(
+        "BASEHOCK",
+        "BASEHOCK.svm.gz",
+        1993,
+        4862,
+        "binary",
+        "20 Newsgroups baseball vs hockey, term counts",
+        sparse=True,
+    ),
     _d("COIL20", "COIL20.csv.gz", 1440, 1024, "multiclass", "COIL-20 images, 20 objects"),
     _d("Isolet", "Isolet.csv.gz", 1560, 617, "multiclass", "ISOLET spoken letters, 26 classes"),
     _d("colon", "colon.csv.gz", 62, 2000, "binary", "colon cancer microarray"),
@@ -113,27 +207,80 @@ _TABLE = [
     _d("warpPIE10P", "warpPIE10P.csv.gz", 210, 2420, "multiclass", "PIE faces, 10 persons"),
     _d("orlraws10P", "orlraws10P.csv.gz", 100, 10304, "multiclass", "ORL faces, 10 persons"),
     _d("ORL", "ORL.csv.gz", 400, 1024, "multiclass", "ORL faces 32x32, 40 persons"),
-    _d("arcene", "arcene.csv.gz", 200, 10000, "binary", "NIPS 2003 ARCENE train+valid",
-       split=True),
-    _d("dexter", "dexter.svm.gz", 600, 20000, "binary", "NIPS 2003 DEXTER train+valid",
-       sparse=True, split=True),
-    _d("dorothea", "dorothea_train_nzcols.svm.gz", 800, 88119, "binary",
-       "NIPS 2003 DOROTHEA train only, all-zero columns dropped", sparse=True),
-    _d("kddcup99_10pct", "kddcup99_10pct.csv.gz", 494021, 41, "multiclass",
-       "KDD Cup 99, 10% subset; y = attack name with trailing dot",
-       categorical=("protocol_type", "service", "flag")),
-    _d("mnist_test10k", "mnist_test10k.csv.gz", 10000, 784, "multiclass",
-       "MNIST official 10k test set, pixels px000..px783"),
-    _d("fashion_mnist_test1000", "fashion_mnist_test1000.csv.gz", 1000, 784, "multiclass",
-       "Fashion-MNIST, 1000 test rows only"),
-    _d("rt_iot2022", "rt_iot2022.csv.gz", 123117, 83, "multiclass",
-       "UCI RT-IoT2022; y = Attack_type", categorical=("proto", "service")),
-    _d("unsw_nb15_82332", "unsw_nb15_82332.csv.gz", 82332, 42, "binary",
-       "UNSW-NB15, the 82,332-row partition; y 1 = attack (attack_cat kept apart)",
-       extra_columns=("attack_cat",), categorical=("proto", "service", "state")),
+    _d("arcene", "arcene.csv.gz", 200, 10000, "binary", "NIPS 2003 ARCENE train+valid", split=True),
+    _d(
+        "dexter",
+        "dexter.svm.gz",
+        600,
+        20000,
+        "binary",
+        "NIPS 2003 DEXTER train+valid",
+        sparse=True,
+        split=True,
+    ),
+    _d(
+        "dorothea",
+        "dorothea_train_nzcols.svm.gz",
+        800,
+        88119,
+        "binary",
+        "NIPS 2003 DOROTHEA train only, all-zero columns dropped",
+        sparse=True,
+    ),
+    _d(
+        "kddcup99_10pct",
+        "kddcup99_10pct.csv.gz",
+        494021,
+        41,
+        "multiclass",
+        "KDD Cup 99, 10% subset; y = attack name with trailing dot",
+        categorical=("protocol_type", "service", "flag"),
+    ),
+    _d(
+        "mnist_test10k",
+        "mnist_test10k.csv.gz",
+        10000,
+        784,
+        "multiclass",
+        "MNIST official 10k test set, pixels px000..px783",
+    ),
+    _d(
+        "fashion_mnist_test1000",
+        "fashion_mnist_test1000.csv.gz",
+        1000,
+        784,
+        "multiclass",
+        "Fashion-MNIST, 1000 test rows only",
+    ),
+    _d(
+        "rt_iot2022",
+        "rt_iot2022.csv.gz",
+        123117,
+        83,
+        "multiclass",
+        "UCI RT-IoT2022; y = Attack_type",
+        categorical=("proto", "service"),
+    ),
+    _d(
+        "unsw_nb15_82332",
+        "unsw_nb15_82332.csv.gz",
+        82332,
+        42,
+        "binary",
+        "UNSW-NB15, the 82,332-row partition; y 1 = attack (attack_cat kept apart)",
+        extra_columns=("attack_cat",),
+        categorical=("proto", "service", "state"),
+    ),
     _d("ada", "ada.csv.gz", 4562, 48, "binary", "WCCI 2006 ADA agnostic, train+valid", split=True),
-    _d("sylva", "sylva.csv.gz", 14395, 216, "binary", "WCCI 2006 SYLVA agnostic, train+valid",
-       split=True),
+    _d(
+        "sylva",
+        "sylva.csv.gz",
+        14395,
+        216,
+        "binary",
+        "WCCI 2006 SYLVA agnostic, train+valid",
+        split=True,
+    ),
     _d("gina", "gina_agnostic.csv.gz", 3468, 970, "binary", "WCCI 2006 GINA agnostic"),
     _d("hiva", "hiva_agnostic.csv.gz", 4229, 1617, "binary", "WCCI 2006 HIVA agnostic (OpenML)"),
 ]
@@ -160,14 +307,12 @@ def data_dirs(data_home: str | os.PathLike | None = None) -> list[Path]:
 def _info(name: str) -> DatasetInfo:
     key = _ALIASES.get(name, name)
     if key not in DATASETS:
-        raise KeyError(
-            f"unknown dataset {name!r}; known datasets: {', '.join(sorted(DATASETS))}"
-        )
+        raise KeyError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(DATASETS))}")
     return DATASETS[key]
 
 
 def find(name: str, data_home: str | os.PathLike | None = None) -> Path:
-    """Path of a dataset's file, or :class:`DatasetNotFoundError` naming the directories searched."""
+    """Path of a dataset's file; :class:`DatasetNotFoundError` names the directories searched."""
     info = _info(name)
     dirs = data_dirs(data_home)
     for directory in dirs:
@@ -219,7 +364,11 @@ def load_frame(name: str, data_home: str | os.PathLike | None = None) -> pd.Data
 
 
 def _integral_labels(values: np.ndarray) -> np.ndarray:
-    if values.dtype.kind == "f" and np.all(np.isfinite(values)) and np.all(values == np.round(values)):
+    if (
+        values.dtype.kind == "f"
+        and np.all(np.isfinite(values))
+        and np.all(values == np.round(values))
+    ):
         return values.astype(np.int64)
     return values
 
@@ -275,7 +424,9 @@ def load(
         if info.split:
             split_path = path.with_name(info.filename.split(".")[0] + ".split.txt")
             if not split_path.exists():
-                raise DatasetNotFoundError(f"dataset {info.name!r}: split file {split_path} missing")
+                raise DatasetNotFoundError(
+                    f"dataset {info.name!r}: split file {split_path} missing"
+                )
             split = pd.Series(split_path.read_text().split(), name="split")
     else:
         frame = pd.read_csv(path, low_memory=False)

@@ -99,8 +99,9 @@ def make_pu_labels(
         pos_values: tuple = tuple(pd.unique(arr[is_pos]))
     else:
         pos_values = tuple(positive) if _is_listlike(positive) else (positive,)
-        is_pos = np.isin(arr, np.asarray(pos_values, dtype=arr.dtype if arr.dtype.kind != "O"
-                                         else object))
+        is_pos = np.isin(
+            arr, np.asarray(pos_values, dtype=arr.dtype if arr.dtype.kind != "O" else object)
+        )
     n_pos = int(is_pos.sum())
     if n_pos == 0:
         found = pd.unique(arr)[:10]

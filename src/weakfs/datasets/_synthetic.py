@@ -24,7 +24,8 @@ def make_informative_noise(
     """Binary data whose class depends on ``n_informative`` columns only.
 
     Positives are drawn from ``N(mu, I)`` and negatives from ``N(0, I)`` on the informative columns
-    (each coordinate of ``mu`` is ``+-class_sep``); redundant columns are noisy copies of informative
+    (each coordinate of ``mu`` is ``+-class_sep``); redundant columns are noisy copies of
+    informative
     ones; noise columns are ``N(0, 1)`` and independent of the class.
 
     Returns

@@ -23,7 +23,8 @@ __all__ = ["EXPERIMENT_MODULES", "Experiment", "ReportContext", "RunConfig", "ge
 class RunConfig:
     """What the user asked for on the command line.
 
-    ``runs`` is the number of seeds (None: the experiment's default); ``datasets``/``methods`` restrict
+    ``runs`` is the number of seeds (None: the experiment's default); ``datasets``/``methods``
+    restrict
     the grid (None: all); ``quick`` asks for a reduced protocol that still runs the real code (for
     smoke tests); ``options`` holds experiment-specific ``--set key=value`` pairs.
     """

@@ -1,6 +1,7 @@
 """One registry of small-data constructor arguments for scikit-learn's estimator checks.
 
-Modelled on imbalanced-learn's ``_tested_estimators``: every public estimator of weakfs must appear in
+Modelled on imbalanced-learn's ``_tested_estimators``: every public estimator of weakfs must
+appear in
 ``ESTIMATOR_TEST_PARAMS`` (the test-suite fails otherwise), with the keyword arguments that make it
 fast on the tiny arrays the checks use.  Checks that cannot pass by design are listed in
 ``EXPECTED_FAILED_CHECKS`` with the reason.

@@ -1,0 +1,3 @@
+from weakfs.cli import main
+
+raise SystemExit(main())

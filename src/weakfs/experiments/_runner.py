@@ -1,0 +1,294 @@
+"""Run an experiment's cells, cache each as it finishes, and write the report.
+
+Cells run in parallel on joblib's process pool by default, or on a Dask cluster
+(``scheduler="local"`` starts a ``LocalCluster``; ``"tcp://host:port"`` connects to a running one).
+Every finished cell is written at once to ``OUT/.cache/NAME/<hash>.json``; a later run with the same
+cells reads them back instead of recomputing, so an interrupted run resumes where it stopped.
+A failing cell is reported (with its traceback) and not cached, so it is retried next time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import platform
+import shlex
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
+
+__all__ = ["cell_key", "execute_cell", "markdown_table", "run_experiment", "summarize"]
+
+
+def cell_key(cell: dict) -> str:
+    """A stable file name for a cell: the hash of its canonical JSON."""
+    canonical = json.dumps(cell, sort_keys=True, default=str)
+    return hashlib.sha1(canonical.encode()).hexdigest()[:16]
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def execute_cell(experiment_name: str, cell: dict) -> dict:
+    """Run one cell in whatever process this is (a joblib or Dask worker) and time it.
+
+    Looks the experiment up by name so that only names and dicts cross process boundaries.
+    """
+    experiment = get(experiment_name)
+    start = time.perf_counter()
+    try:
+        result = experiment.run_cell(dict(cell))
+    except Exception:  # a cell's failure must not kill the whole run; it is reported instead
+        return {
+            "cell": cell,
+            "error": traceback.format_exc(),
+            "seconds": time.perf_counter() - start,
+        }
+    return {"cell": cell, "result": _jsonable(result), "seconds": time.perf_counter() - start}
+
+
+class _CellStore:
+    def __init__(self, directory: Path):
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+
+    def path(self, cell: dict) -> Path:
+        return self.directory / f"{cell_key(cell)}.json"
+
+    def load(self, cell: dict) -> dict | None:
+        path = self.path(cell)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text())
+        except json.JSONDecodeError:  # a cell cut off mid-write is simply recomputed
+            return None
+
+    def save(self, record: dict) -> None:
+        path = self.path(record["cell"])
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, sort_keys=True))
+        tmp.replace(path)  # atomic, so an interrupted run never leaves half a cell
+
+
+def _run_local(name: str, cells: list[dict], n_jobs: int) -> Iterator[dict]:
+    if n_jobs == 1 or len(cells) <= 1:
+        for cell in cells:
+            yield execute_cell(name, cell)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    yield from parallel(delayed(execute_cell)(name, cell) for cell in cells)
+
+
+def _run_dask(name: str, cells: list[dict], scheduler: str, n_jobs: int) -> Iterator[dict]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "the Dask scheduler needs dask[distributed]: pip install 'weakfs[experiments]'"
+        ) from exc
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(
+            n_workers=max(1, n_jobs), threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = client.map(execute_cell, [name] * len(cells), cells, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _versions() -> str:
+    import numba
+    import scipy
+    import sklearn
+
+    import weakfs
+
+    return (
+        f"weakfs {weakfs.__version__}, Python {platform.python_version()}, numpy {np.__version__}, "
+        f"scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, numba {numba.__version__}"
+    )
+
+
+def run_experiment(
+    name: str,
+    config: RunConfig | None = None,
+    *,
+    out_dir: str | Path = "results",
+    scheduler: str | None = None,
+    n_jobs: int = 1,
+    command: str | None = None,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """Run (or resume) experiment ``name`` and write ``OUT/NAME.md`` and ``OUT/NAME.csv``.
+
+    Parameters
+    ----------
+    name : str
+        A registered experiment (``weakfs reproduce --list``).
+    config : RunConfig, optional
+        Runs, dataset/method filters, quick mode and experiment options.
+    out_dir : path, default="results"
+        Where the report, CSV, figures and the cell cache (``.cache/NAME``) go.
+    scheduler : None, "local" or "tcp://host:port"
+        None runs cells with joblib processes (``n_jobs``); otherwise on Dask.
+    n_jobs : int, default=1
+        Parallel cells (local processes, or workers of the Dask ``LocalCluster``).
+    command : str, optional
+        The command line recorded in the report (default: this process's argv).
+    progress : bool, default=False
+        Show a progress bar over cells.
+
+    Returns
+    -------
+    table : DataFrame
+        One row per cell: the cell's keys, its result keys and ``seconds``.
+    """
+    config = config or RunConfig()
+    experiment: Experiment = get(name)
+    out = Path(out_dir)
+    cells = experiment.make_cells(config)
+    if not cells:
+        raise ValueError(f"experiment {name!r} has no cell for this configuration")
+    keys = [cell_key(c) for c in cells]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"experiment {name!r} produced duplicate cells")
+    store = _CellStore(out / ".cache" / name)
+    say = log or (lambda msg: None)
+
+    records: dict[str, dict] = {}
+    todo = []
+    for cell, key in zip(cells, keys):
+        cached = store.load(cell)
+        if cached is not None and "result" in cached:
+            records[key] = cached
+        else:
+            todo.append(cell)
+    say(f"{name}: {len(cells)} cells, {len(records)} cached, {len(todo)} to run")
+
+    started = time.perf_counter()
+    failures: list[dict] = []
+    if todo:
+        stream = (
+            _run_local(name, todo, n_jobs)
+            if scheduler is None
+            else _run_dask(name, todo, scheduler, n_jobs)
+        )
+        if progress:
+            from tqdm.auto import tqdm
+
+            stream = tqdm(stream, total=len(todo), desc=name)
+        for record in stream:
+            if "error" in record:
+                failures.append(record)
+                say(f"cell failed: {record['cell']}\n{record['error']}")
+                continue
+            store.save(record)
+            records[cell_key(record["cell"])] = record
+    wall = time.perf_counter() - started
+
+    rows = []
+    for key in keys:
+        if key in records:
+            rec = records[key]
+            rows.append({**rec["cell"], **rec["result"], "seconds": rec["seconds"]})
+    table = pd.DataFrame(rows)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / f"{name}.csv", index=False)
+
+    ctx = ReportContext(
+        out_dir=out,
+        name=name,
+        config=config,
+        command=command or "weakfs " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        failures=failures,
+    )
+    body = experiment.write_report(table, ctx) if len(table) else "No cell finished."
+    cell_seconds = float(table["seconds"].sum()) if len(table) else 0.0
+    header = [
+        f"# {experiment.title}",
+        "",
+        f"- Command: `{ctx.command}`",
+        f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Cells: {len(table)} finished of {len(cells)} ({len(cells) - len(todo)} read from the "
+        f"cache, {len(failures)} failed)",
+        f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
+        f"- Versions: {_versions()}",
+        f"- Machine: {platform.machine()}, {_cpu_count()} cores",
+        f"- Raw cells: `{name}.csv`",
+        "",
+    ]
+    if failures:
+        header += ["## Failed cells", ""]
+        for rec in failures:
+            last = rec["error"].strip().splitlines()[-1]
+            header.append(f"- `{json.dumps(rec['cell'], sort_keys=True)}`: {last}")
+        header.append("")
+    (out / f"{name}.md").write_text("\n".join(header) + "\n" + body.rstrip() + "\n")
+    return table
+
+
+def _cpu_count() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def summarize(
+    table: pd.DataFrame, by: list[str], values: list[str], *, digits: int = 3
+) -> pd.DataFrame:
+    """``mean ± sd`` strings of ``values`` grouped by ``by`` (sd over seeds with ddof=1)."""
+    grouped = table.groupby(by, sort=False)[values]
+    mean, std, count = grouped.mean(), grouped.std(ddof=1), grouped.count()
+    out = pd.DataFrame(index=mean.index)
+    for col in values:
+        out[col] = [
+            f"{m:.{digits}f} ± {s:.{digits}f}" if n > 1 else f"{m:.{digits}f}"
+            for m, s, n in zip(mean[col], std[col], count[col])
+        ]
+    return out.reset_index()
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A GitHub markdown table (no optional dependency such as tabulate needed)."""
+    cols = [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        if np.isnan(value):
+            return "–"
+        return f"{value:.4g}"
+    return str(value)

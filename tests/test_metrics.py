@@ -1,0 +1,25 @@
+import numpy as np
+import pytest
+
+from weakfs.metrics import feature_selection_recall, pu_precision_recall, puf_score
+
+
+def test_fsr_masks_and_indices():
+    assert feature_selection_recall([0, 1, 7], [0, 1, 2, 3]) == 0.5
+    mask = np.zeros(10, dtype=bool)
+    mask[[2, 3]] = True
+    assert feature_selection_recall(mask, [2, 3, 4, 5], n_features=10) == 0.5
+    with pytest.raises(ValueError, match="relevant is empty"):
+        feature_selection_recall([1], [])
+
+
+def test_puf_score_by_hand():
+    s = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    pred = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+    # recall 3/4, share of unlabeled predicted positive 2/6
+    assert puf_score(s, pred) == pytest.approx((0.75**2) / (2 / 6))
+    assert puf_score(s, np.where(pred == 1, 1, -1)) == pytest.approx(puf_score(s, pred))
+    precision, recall = pu_precision_recall(s, pred, prior=0.5)
+    assert recall == 0.75 and precision == pytest.approx(min(1, 0.75 * 0.5 / 0.5))
+    with pytest.raises(ValueError, match="prior"):
+        pu_precision_recall(s, pred, prior=1.0)
