@@ -4,9 +4,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from weakfs.utils._testing import (
     ESTIMATOR_TEST_PARAMS,
+    _tested_estimators,
     all_estimators,
     expected_failed_checks,
-    tested_estimators,
 )
 
 
@@ -15,7 +15,7 @@ def test_every_public_estimator_is_registered():
     assert not missing, f"add test parameters for {missing} in weakfs/utils/_testing.py"
 
 
-_ESTIMATORS = list(tested_estimators())
+_ESTIMATORS = list(_tested_estimators())
 
 if _ESTIMATORS:
 

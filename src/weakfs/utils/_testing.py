@@ -19,10 +19,32 @@ PUBLIC_SUBPACKAGES = ("weakfs.pu", "weakfs.semi_supervised", "weakfs.unsupervise
 # class name -> keyword arguments for a fast instance
 ESTIMATOR_TEST_PARAMS: dict[str, dict] = {
     # --- unsupervised (issue 2) ---
+    "UFVSSelector": {},
     # --- pu extra trees (issue 3) ---
+    "PUExtraTreesClassifier": {"n_estimators": 5, "prior": 0.5, "random_state": 0},
     # --- fscpu (issue 4) ---
     # --- gkf-pual (issue 5) ---
     # --- sew-il (issue 6) ---
+    "SelfLearningClassifier": {"n_estimators": 10, "random_state": 0, "allow_fully_labeled": True},
+    "SEWILSelector": {
+        "n_estimators": 5,
+        "n_generations": 1,
+        "population_size": 6,
+        "n_parents": 3,
+        "random_state": 0,
+        "allow_fully_labeled": True,
+    },
+    "SemiFisherSelector": {"n_features_to_select": 1, "allow_fully_labeled": True},
+    "SSLSSelector": {"n_features_to_select": 1, "allow_fully_labeled": True},
+    "RLSRSelector": {"n_features_to_select": 1, "max_iter": 5, "allow_fully_labeled": True},
+    "CoTFSSSelector": {
+        "n_features_to_select": 1,
+        "n_start": 0,
+        "n_resamples": 2,
+        "n_splits": 2,
+        "random_state": 0,
+        "allow_fully_labeled": True,
+    },
 }
 
 # reason shared by PU estimators: the checks feed arbitrary class labels (strings, {1, 2}, several
@@ -51,7 +73,7 @@ def all_estimators() -> list[tuple[str, type]]:
     return sorted(found.items())
 
 
-def tested_estimators():
+def _tested_estimators():
     """Instances built with their registered test parameters."""
     for name, cls in all_estimators():
         yield cls(**ESTIMATOR_TEST_PARAMS.get(name, {}))
