@@ -78,8 +78,10 @@ def test_units_and_nmi():
         info.entropy(x, base=1)
 
 
-def test_strings_and_wide_joint_codes():
+def test_strings_bools_and_wide_joint_codes():
     assert info.entropy(["a", "b", "a", "b"]) == pytest.approx(1.0)
+    assert info.encode(np.array([True, False, True]))[0].tolist() == [1, 0, 1]
+    assert info.mutual_information(np.array([True, False] * 3), [1, 0] * 3) == pytest.approx(1.0)
     rng = np.random.RandomState(0)
     X = rng.randint(0, 1000, size=(500, 12))  # radix 1000**12 overflows int64: re-compressed
     codes, k = info.joint_codes(X)

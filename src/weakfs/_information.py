@@ -46,7 +46,9 @@ def encode(x) -> tuple[np.ndarray, int]:
     arr = np.asarray(x)
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array, got shape {arr.shape}")
-    if arr.dtype.kind in "iub" and arr.size and arr.min() >= 0 and arr.max() < 4 * arr.size + 16:
+    if arr.dtype == bool:  # as 0/1, so that it indexes like the integers it stands for
+        arr = arr.view(np.uint8)
+    if arr.dtype.kind in "iu" and arr.size and arr.min() >= 0 and arr.max() < 4 * arr.size + 16:
         # already small non-negative ints: compress without sorting the data
         present = np.zeros(int(arr.max()) + 1, dtype=bool)
         present[arr] = True
