@@ -1,0 +1,479 @@
+"""GKF-PUAL paper, Tables 2 and 3: PU F1 of six classifiers and the share of irrelevant variables
+removed by GKF-PUAL's group lasso (``papers/gkf-pual.txt`` §4, SPEC §5).
+
+Protocol per (dataset, label frequency γ, repetition):
+1. Build the binary task of the paper's Table 1 from the staged data (see ``TASKS``), standardise
+   every column over the whole table, append ``2 d`` independent N(0, 1) columns.
+2. Label a share ``γ' = 0.7γ / (1 − 0.3γ)`` of the positives (7/17 for γ = 0.5, 7/37 for 0.25); the
+   labeled positives plus 70 % of the unlabeled rows form the training set, the other 30 % of the
+   unlabeled rows the test set (so γ is the label frequency inside the training set).
+3. Tune GKF-PUAL, KF-PUAL, PUAL and GLLC by 4-fold PUF-score CV on a grid, then greedy ±10 % moves
+   (``weakfs.model_selection.PUGridGreedySearch``); uPU/nnPU use fixed settings and the true class
+   prior of the unlabeled training rows.  Refit on the training set, F1 on the test set against the
+   true labels; for GKF-PUAL also the share of the appended irrelevant columns whose group is zero.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import f1_score
+
+from weakfs.datasets import load
+from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
+from weakfs.experiments._runner import markdown_table
+
+# --------------------------------------------------------------------------------------------
+# the paper's Table 1 tasks, as far as the staged data allows
+# --------------------------------------------------------------------------------------------
+DATASETS = [
+    "OD",
+    "OR1",
+    "UMD",
+    "Acc",
+    "Ecoli",
+    "ENB",
+    "HD",
+    "Pen",
+    "LD",
+    "SSMCR",
+    "Seeds",
+    "RD",
+]
+METHODS = ["GKF-PUAL", "KF-PUAL", "PUAL", "GLLC", "uPU", "nnPU"]
+GAMMAS = [0.5, 0.25]
+
+TASK_NOTES = {
+    "OD": "occupancy, training file (split=train): 100 occupied (positive) and 300 not occupied "
+    "rows drawn at random per repetition; 5 variables (date dropped by the staging)",
+    "OR1": "online_retail_sample40k (a 40k-row sample; the paper's 13-column engineered table is "
+    "not available): 301 United Kingdom (positive) and 301 Germany rows drawn per repetition among "
+    "rows with Quantity > 0; 4 variables built by us: Quantity, UnitPrice, hour of day and day of "
+    "week of InvoiceDate (CustomerID left out: it identifies the country)",
+    "UMD": "user_knowledge, training sheet: 83 Low (positive) vs 63 High; 5 variables",
+    "Acc": "accelerometer: 100 red (wconfid 1, positive) and 100 blue (wconfid 2) rows drawn per "
+    "repetition; 4 variables (pctid, x, y, z)",
+    "Ecoli": "ecoli: im, imU, imS, imL (116) and pp (52) positive vs cp (143) and om, omL (25); "
+    "6 variables = all but chg (constant except one row; Table 1 lists 6)",
+    "ENB": "energy_efficiency: glazing-area distribution X8 = 2 (144, 'Type II', positive) vs "
+    "X8 = 3 (144, 'Type III'); the 7 other inputs X1..X7 (our reading of Table 1)",
+    "HD": "heart_statlog: absence (150, positive) vs presence (120; Table 1 says 119); "
+    "13 variables",
+    "Pen": "pendigits (train+test): 200 'one' and 200 'eight' (positive) vs 400 'four' drawn per "
+    "repetition; 16 variables",
+    "LD": "liver_bupa: selector 1 (145, positive; Table 1 says 144) vs 2 (200); 6 variables",
+    "SSMCR": "sepsis_study, its first 500 rows as the authors' script reads them: 391 alive "
+    "(positive) vs 109 dead; 3 variables",
+    "Seeds": "seeds: Kama (70, positive) vs Rosa (70); 7 variables",
+    "RD": "raisin: Kecimen (450, positive) vs Besni (450); 7 variables",
+}
+
+
+def _sample(rng, idx, k):
+    return rng.choice(idx, size=min(k, idx.size), replace=False)
+
+
+def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, y)`` of one Table-1 task (y = 1 positive class, 0 negative), unscaled."""
+    rng = np.random.RandomState(seed)
+    if name == "OD":
+        X, y, split = load("occupancy", return_split=True)
+        tr = (split == "train").to_numpy()
+        X, y = X.to_numpy(float)[tr], y.to_numpy()[tr]
+        idx = np.r_[
+            _sample(rng, np.flatnonzero(y == 1), 100), _sample(rng, np.flatnonzero(y == 0), 300)
+        ]
+        return X[idx], (y[idx] == 1).astype(int)
+    if name == "OR1":
+        X, y = load("online_retail_sample40k")
+        keep = (X["Quantity"] > 0).to_numpy() & y.isin(["United Kingdom", "Germany"]).to_numpy()
+        X, y = X[keep], y[keep].to_numpy()
+        when = pd.to_datetime(X["InvoiceDate"])
+        F = np.column_stack(
+            [
+                X["Quantity"].to_numpy(float),
+                X["UnitPrice"].to_numpy(float),
+                (when.dt.hour + when.dt.minute / 60.0).to_numpy(float),
+                when.dt.dayofweek.to_numpy(float),
+            ]
+        )
+        idx = np.r_[
+            _sample(rng, np.flatnonzero(y == "United Kingdom"), 301),
+            _sample(rng, np.flatnonzero(y == "Germany"), 301),
+        ]
+        return F[idx], (y[idx] == "United Kingdom").astype(int)
+    if name == "UMD":
+        X, y, split = load("user_knowledge", return_split=True)
+        keep = ((split == "train") & y.isin(["Low", "High"])).to_numpy()
+        return X.to_numpy(float)[keep], (y.to_numpy()[keep] == "Low").astype(int)
+    if name == "Acc":
+        X, y = load("accelerometer")
+        X, y = X.to_numpy(float), y.to_numpy()
+        idx = np.r_[
+            _sample(rng, np.flatnonzero(y == 1), 100), _sample(rng, np.flatnonzero(y == 2), 100)
+        ]
+        return X[idx], (y[idx] == 1).astype(int)
+    if name == "Ecoli":
+        X, y = load("ecoli")
+        X = X.drop(columns=["chg"]).to_numpy(float)
+        y = y.to_numpy()
+        keep = np.isin(y, ["im", "imU", "imS", "imL", "pp", "cp", "om", "omL"])
+        return X[keep], np.isin(y[keep], ["im", "imU", "imS", "imL", "pp"]).astype(int)
+    if name == "ENB":
+        X, _ = load("energy_efficiency")
+        keep = X["X8"].isin([2, 3]).to_numpy()
+        return X.drop(columns=["X8"]).to_numpy(float)[keep], (X["X8"].to_numpy()[keep] == 2).astype(
+            int
+        )
+    if name == "HD":
+        X, y = load("heart_statlog")
+        return X.to_numpy(float), (y.to_numpy() == 1).astype(int)
+    if name == "Pen":
+        X, y = load("pendigits")
+        X, y = X.to_numpy(float), y.to_numpy()
+        idx = np.r_[
+            _sample(rng, np.flatnonzero(y == 1), 200),
+            _sample(rng, np.flatnonzero(y == 8), 200),
+            _sample(rng, np.flatnonzero(y == 4), 400),
+        ]
+        return X[idx], np.isin(y[idx], [1, 8]).astype(int)
+    if name == "LD":
+        X, y = load("liver_bupa")
+        return X.to_numpy(float), (y.to_numpy() == 1).astype(int)
+    if name == "SSMCR":
+        X, y = load("sepsis_study")
+        return X.to_numpy(float)[:500], (y.to_numpy()[:500] == 1).astype(int)
+    if name == "Seeds":
+        X, y = load("seeds")
+        keep = np.isin(y.to_numpy(), [1, 2])
+        return X.to_numpy(float)[keep], (y.to_numpy()[keep] == 1).astype(int)
+    if name == "RD":
+        X, y = load("raisin")
+        return X.to_numpy(float), (y.to_numpy() == "Kecimen").astype(int)
+    raise KeyError(f"unknown task {name!r}; known: {DATASETS}")
+
+
+def make_split(name: str, gamma: float, seed: int):
+    """The paper's §4.1–4.2 preprocessing and PU split. Returns a dict of arrays."""
+    X, y = build_task(name, seed)
+    rng = np.random.RandomState(10_000 + seed)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    d = X.shape[1]
+    X = np.concatenate([X, rng.normal(size=(X.shape[0], 2 * d))], axis=1)
+    gamma_prime = 0.7 * gamma / (1.0 - 0.3 * gamma)
+    pos = np.flatnonzero(y == 1)
+    labeled = rng.choice(pos, size=round(gamma_prime * pos.size), replace=False)
+    unl = np.setdiff1d(np.arange(y.size), labeled)
+    unl = rng.permutation(unl)
+    n_tr_u = round(0.7 * unl.size)
+    train = np.r_[labeled, unl[:n_tr_u]]
+    test = unl[n_tr_u:]
+    s = np.r_[np.ones(labeled.size, int), np.zeros(n_tr_u, int)]
+    return {
+        "X_train": X[train],
+        "s_train": s,
+        "y_train": y[train],
+        "X_test": X[test],
+        "y_test": y[test],
+        "n_relevant": d,
+    }
+
+
+GRIDS = {
+    # the paper's grid: λ1, λ2, σ ∈ {1e-4, …, 1e4}, C2 ∈ {0.5, 0.3, 0.1, 0.05, 0.01}
+    "full": {
+        "lambda1": [10.0**k for k in range(-4, 5)],
+        "lam": [10.0**k for k in range(-4, 5)],
+        "sigma": [10.0**k for k in range(-4, 5)],
+        "C2": [0.5, 0.3, 0.1, 0.05, 0.01],
+    },
+    "reduced": {
+        "lambda1": [1.0, 10.0, 100.0],
+        "lam": [0.1, 1.0, 10.0],
+        "sigma": [1.0, 10.0],
+        "C2": [0.1, 0.01],
+    },
+    "tiny": {"lambda1": [1.0], "lam": [1.0], "sigma": [1.0], "C2": [0.1]},
+}
+
+
+def _grid_for(method: str, grid: str) -> dict:
+    g = GRIDS[grid]
+    if method == "GKF-PUAL":
+        lambda2 = [0.1] if grid == "reduced" else g["lam"]
+        return {"lambda1": g["lambda1"], "lambda2": lambda2, "sigma": g["sigma"], "C2": g["C2"]}
+    if method == "KF-PUAL":
+        return {"lambda2": g["lam"], "sigma": g["sigma"], "C2": g["C2"]}
+    return {"lam": g["lam"], "sigma": g["sigma"], "C2": g["C2"]}
+
+
+def make_cells(config: RunConfig) -> list[dict]:
+    datasets = config.keep("datasets", DATASETS)
+    methods = config.keep("methods", METHODS)
+    grid = str(config.options.get("grid", "tiny" if config.quick else "reduced"))
+    rounds = int(config.options.get("greedy_rounds", 0 if config.quick else 1))
+    gammas = [float(g) for g in str(config.options.get("gammas", "0.5,0.25")).split(",")]
+    return [
+        {"dataset": d, "gamma": g, "method": m, "seed": r, "grid": grid, "greedy_rounds": rounds}
+        for d in datasets
+        for g in gammas
+        for r in range(config.n_runs(10))
+        for m in methods
+    ]
+
+
+def _estimator(method: str, seed: int, prior: float):
+    from weakfs.pu import (
+        GKFPUALClassifier,
+        GLLCClassifier,
+        NNPUClassifier,
+        PUALClassifier,
+        UPUClassifier,
+    )
+
+    if method == "GKF-PUAL":
+        return GKFPUALClassifier(standardize=False, max_iter=5000)
+    if method == "KF-PUAL":
+        return GKFPUALClassifier(lambda1=0.0, standardize=False, max_iter=5000)
+    if method == "PUAL":
+        return PUALClassifier(standardize=False)
+    if method == "GLLC":
+        return GLLCClassifier(standardize=False)
+    if method == "uPU":
+        return UPUClassifier(prior=prior, standardize=False, random_state=seed)
+    if method == "nnPU":
+        return NNPUClassifier(prior=prior, standardize=False, random_state=seed)
+    raise KeyError(method)
+
+
+def run_cell(cell: dict) -> dict:
+    from threadpoolctl import threadpool_limits
+
+    # one BLAS thread per cell: cells already run in parallel, and oversubscribed BLAS threads
+    # made each factorisation 5-10x slower on the shared 2-core machine
+    with threadpool_limits(1):
+        return _run_cell(cell)
+
+
+def _run_cell(cell: dict) -> dict:
+    from weakfs.model_selection import PUGridGreedySearch
+
+    data = make_split(cell["dataset"], cell["gamma"], cell["seed"])
+    Xtr, s, Xte = data["X_train"], data["s_train"], data["X_test"]
+    prior = float(data["y_train"][s == 0].mean())
+    est = _estimator(cell["method"], cell["seed"], prior)
+    out: dict = {"n_train": int(s.size), "n_labeled": int(s.sum()), "n_test": int(Xte.shape[0])}
+    if cell["method"] in ("uPU", "nnPU"):
+        t0 = time.perf_counter()
+        model = est.fit(Xtr, s)
+        out.update(tuning_seconds=0.0, fit_seconds=time.perf_counter() - t0, n_evaluations=0)
+    else:
+        search = PUGridGreedySearch(
+            est,
+            _grid_for(cell["method"], cell["grid"]),
+            max_greedy_rounds=cell["greedy_rounds"],
+            cv=4,
+            random_state=cell["seed"],
+        ).fit(Xtr, s)
+        model = search.best_estimator_
+        out.update(
+            tuning_seconds=search.tuning_seconds_,
+            fit_seconds=search.refit_seconds_,
+            n_evaluations=search.n_evaluations_,
+            cv_puf=search.best_score_,
+            best_params=str(search.best_params_),
+        )
+    pred = model.predict(Xte)
+    out["f1"] = float(f1_score(data["y_test"], pred, zero_division=0.0)) * 100.0
+    if cell["method"] in ("GKF-PUAL", "KF-PUAL"):
+        d = data["n_relevant"]
+        sup = model.support_
+        out["irrelevant_removed"] = float(100.0 * (~sup[d:]).mean())
+        out["relevant_kept"] = float(100.0 * sup[:d].mean())
+        out["n_iter"] = int(model.n_iter_)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the paper's numbers (Table 2: F1 %, rows γ = 0.5 then 0.25; Table 3: % irrelevant removed,
+# rows γ = 0.25 then 0.5 as the caption says)
+# --------------------------------------------------------------------------------------------
+PAPER_F1 = {
+    # dataset: {gamma: [GKF-PUAL, KF-PUAL, PUAL, GLLC, uPU, nnPU]}
+    "OD": {
+        0.5: [100.0, 92.54, 85.7, 100.0, 80.0, 100.0],
+        0.25: [91.4, 84.24, 80.6, 100.0, 70.0, 100.0],
+    },
+    "OR1": {
+        0.5: [88.3, 75.57, 78.4, 74.3, 15.8, 78.5],
+        0.25: [79.3, 72.66, 73.7, 70.6, 19.6, 67.6],
+    },
+    "UMD": {
+        0.5: [91.3, 78.24, 74.4, 85.3, 100.0, 100.0],
+        0.25: [90.0, 72.14, 72.4, 84.5, 100.0, 100.0],
+    },
+    "Acc": {
+        0.5: [71.2, 64.35, 70.0, 69.8, 19.2, 19.7],
+        0.25: [71.6, 64.89, 69.8, 57.0, 21.3, 22.6],
+    },
+    "Ecoli": {
+        0.5: [89.0, 82.25, 91.6, 89.0, 76.1, 77.7],
+        0.25: [85.4, 80.42, 83.4, 86.0, 76.1, 77.7],
+    },
+    "ENB": {
+        0.5: [66.6, 47.94, 45.3, 44.1, 28.9, 29.3],
+        0.25: [64.4, 44.21, 44.6, 35.1, 24.5, 24.9],
+    },
+    "HD": {0.5: [75.3, 74.68, 80.5, 81.7, 67.5, 70.6], 0.25: [76.3, 74.64, 81.2, 80.1, 66.7, 68.9]},
+    "Pen": {
+        0.5: [88.3, 76.38, 82.5, 79.0, 83.7, 84.5],
+        0.25: [85.8, 75.95, 80.8, 77.9, 79.8, 80.5],
+    },
+    "LD": {0.5: [58.2, 44.78, 47.3, 51.5, 10.9, 29.1], 0.25: [58.8, 39.45, 45.4, 50.8, 9.5, 18.8]},
+    "SSMCR": {
+        0.5: [88.2, 80.48, 82.8, 89.2, 79.5, 80.7],
+        0.25: [87.9, 74.09, 82.3, 88.6, 79.6, 81.9],
+    },
+    "Seeds": {
+        0.5: [86.3, 78.15, 74.2, 75.4, 84.1, 91.4],
+        0.25: [89.9, 73.80, 70.8, 74.9, 81.0, 85.6],
+    },
+    "RD": {0.5: [32.1, 24.64, 77.1, 78.1, 68.6, 69.9], 0.25: [31.8, 23.82, 71.8, 75.1, 67.0, 69.5]},
+}
+PAPER_REMOVED = {
+    "OD": {0.25: 84.00, 0.5: 86.00},
+    "OR1": {0.25: 75.00, 0.5: 73.75},
+    "Pen": {0.25: 70.94, 0.5: 67.19},
+    "Ecoli": {0.25: 77.08, 0.5: 72.92},
+    "ENB": {0.25: 48.57, 0.5: 47.86},
+    "Acc": {0.25: 91.25, 0.5: 85.00},
+    "SSMCR": {0.25: 55.00, 0.5: 53.33},
+    "UMD": {0.25: 86.00, 0.5: 76.00},
+    "RD": {0.25: 24.29, 0.5: 15.71},
+    "Seeds": {0.25: 47.14, 0.5: 51.43},
+    "HD": {0.25: 17.69, 0.5: 15.00},
+    "LD": {0.25: 56.67, 0.5: 55.83},
+}
+
+
+def _ms(values: pd.Series) -> str:
+    v = values.dropna()
+    if v.empty:
+        return "–"
+    if v.size == 1:
+        return f"{v.mean():.1f}"
+    return f"{v.mean():.1f} ± {v.std(ddof=1):.1f}"
+
+
+def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
+    runs = int(table["seed"].nunique()) if not table.empty else 0
+    grid = table["grid"].iloc[0] if not table.empty else "?"
+    rounds = int(table["greedy_rounds"].iloc[0]) if not table.empty else 0
+    methods = [m for m in METHODS if m in set(table["method"])]
+    lines = [
+        "Reproduction of Tables 2 and 3 of the GKF-PUAL paper (protocol: SPEC §5, "
+        "`src/weakfs/experiments/_gkfpual.py`).",
+        "",
+        f"**What was reduced.** {runs} repetition(s) per (dataset, γ) instead of 10; tuning grid "
+        f"`{grid}` (values below) instead of the paper's λ1, λ2, σ ∈ {{1e-4, …, 1e4}} × C2 ∈ "
+        f"{{0.5, 0.3, 0.1, 0.05, 0.01}} (3645 points); greedy ±10 % stage capped at {rounds} "
+        "round(s) instead of 'until no improvement'.",
+        "",
+        f"Grid used: `{GRIDS[grid]}`. GKF-PUAL tunes λ1 on `lambda1` (λ2 fixed at 0.1 in the "
+        "reduced grid), σ and C2; KF-PUAL tunes λ2 on `lam`, σ, C2; PUAL/GLLC tune λ on `lam`, σ, "
+        "C2. C1 = 1 and K = 5 throughout, as in the paper.",
+        "",
+        "Cells: ours `mean ± sd` over repetitions; paper value in brackets.",
+        "",
+        "### Table 2: F1 (%) on the test split",
+        "",
+    ]
+    rows = []
+    for d in DATASETS:
+        for g in (0.5, 0.25):
+            sub = table[(table["dataset"] == d) & (table["gamma"] == g)]
+            if sub.empty:
+                continue
+            row = {"dataset": d, "γ": g}
+            for m in methods:
+                ours = _ms(sub.loc[sub["method"] == m, "f1"])
+                paper = PAPER_F1[d][g][METHODS.index(m)]
+                row[m] = f"{ours} [{paper:g}]"
+            rows.append(row)
+    lines.append(markdown_table(pd.DataFrame(rows)) if rows else "(no cells)")
+    lines += ["", "### Table 3: % of the appended irrelevant columns removed by GKF-PUAL", ""]
+    rows = []
+    for d in DATASETS:
+        for g in (0.25, 0.5):
+            sub = table[
+                (table["dataset"] == d) & (table["gamma"] == g) & (table["method"] == "GKF-PUAL")
+            ]
+            if sub.empty:
+                continue
+            rows.append(
+                {
+                    "dataset": d,
+                    "γ": g,
+                    "irrelevant removed (ours)": _ms(sub["irrelevant_removed"]),
+                    "paper": f"{PAPER_REMOVED[d][g]:.2f}",
+                    "relevant kept (ours)": _ms(sub["relevant_kept"]),
+                }
+            )
+    lines.append(markdown_table(pd.DataFrame(rows)) if rows else "(no GKF-PUAL cells)")
+    lines += [
+        "",
+        "Why Table 3 can differ from the paper: we solve the convex problem to its optimum "
+        "(checked "
+        "against cvxpy). At the optimum the overlapping groups tend to vanish together: along the "
+        "λ1 path the irrelevant groups are removed at about the same λ1 as the relevant ones, so "
+        "the PUF-score CV picks a λ1 below that point. The paper's fixed-μ ADMM with its loose "
+        "stopping rule (and the R code's L1-norm threshold) stops before convergence, where "
+        "groups can be zero without being zero at the optimum. Path and comparison: "
+        "`python benchmarks/bench_gkf_pual_lambda_path.py`, summarised in docs/gkf_pual.md.",
+    ]
+    lines += ["", "### Cost: tuning vs final fit (seconds per cell, mean over cells)", ""]
+    cost = (
+        table.groupby("method", sort=False)[["tuning_seconds", "fit_seconds", "n_evaluations"]]
+        .mean()
+        .reindex(methods)
+        .reset_index()
+    )
+    cost.columns = ["method", "tuning s", "final fit s", "parameter sets evaluated (×4 fits)"]
+    lines.append(markdown_table(cost))
+    lines += ["", "### How the Table-1 tasks were built", ""]
+    lines += [f"- **{d}**: {TASK_NOTES[d]}" for d in DATASETS if d in set(table["dataset"])]
+    lines += [
+        "- OR2 (Online Retail II) is not available locally and is left out.",
+        "",
+        "### Deviations",
+        "",
+        "- Repetitions, grid and greedy rounds reduced as stated above (time budget).",
+        "- uPU/nnPU: a 2×100 ReLU MLP trained with Adam (lr 1e-3, weight decay 5e-3, batch 64, "
+        "100 epochs, sigmoid loss) in numpy instead of Kiryo et al.'s 6-layer Chainer MLP; the "
+        "class prior is the true positive share of the unlabeled training rows.",
+        "- PUAL/GLLC: RBF kernel width = the tuned graph width σ (one σ, as the paper tunes one).",
+        "- ADMM: residual balancing of the penalties and tolerances 1e-4/1e-6 "
+        "(see docs/gkf_pual.md);"
+        " the optimum is the same as with the paper's fixed μ = 0.01.",
+        "- The original columns are standardised once over the whole table (paper §4.1 step 1), "
+        "then the N(0, 1) columns are appended (step 2), before the split; the estimators get "
+        "`standardize=False`.",
+    ]
+    if ctx.failures:
+        lines += ["", f"{len(ctx.failures)} cell(s) failed; see the runner's log."]
+    return "\n".join(lines)
+
+
+EXPERIMENT = Experiment(
+    name="gkfpual-tables",
+    title="GKF-PUAL: Table 2 (PU F1 of six classifiers) and Table 3 (irrelevant variables removed)",
+    make_cells=make_cells,
+    run_cell=run_cell,
+    write_report=write_report,
+    default_runs=10,
+    description=(
+        "Options: --set grid=reduced|full|tiny, --set greedy_rounds=N, --set gammas=0.5,0.25"
+    ),
+)
