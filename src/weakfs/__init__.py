@@ -14,6 +14,10 @@ datasets
     Loaders for the bundled and staged datasets, PU label generation, synthetic generators.
 metrics
     Feature-selection recall, PUF-score and PU-corrected metrics.
+model_selection
+    PUF-score scorer and the GKF-PUAL paper's tuning search (grid, then greedy moves).
+experiments
+    The paper reproductions behind ``weakfs reproduce``.
 """
 
 __version__ = "0.1.0"
