@@ -1,0 +1,360 @@
+"""FSCPU and FSCPU-MI: PU feature selection from the cluster assumption (SPEC §1).
+
+Uchikoshi & Akimoto, "Feature selection based on cluster assumption in PU learning", GECCO 2025
+(``papers/fscpu.txt``).  A mask ``m`` is scored by clustering all rows on the selected columns
+(Gaussian mixture, K = 10) and taking the best union of clusters as a detector of the labeled rows
+(recall x precision, :mod:`weakfs.pu._cluster_objective`); the compact GA of
+:mod:`weakfs.search._compact_ga` maximises the score under a cost budget.  FSCPU-MI adds the
+semi-JMI value of the subset, each term divided by the standard deviation of all its values so far.
+"""
+
+from __future__ import annotations
+
+import numbers
+import threading
+import zlib
+from collections import OrderedDict
+from typing import ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from threadpoolctl import threadpool_limits
+
+from weakfs._labels import check_pu_labels
+from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
+from weakfs.pu._cluster_objective import cluster_objective
+from weakfs.pu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._jmi import discretize, jmi_pair_matrix, jmi_subset_score
+from weakfs.search._base import CachedObjective
+from weakfs.search._compact_ga import CompactGA
+
+__all__ = ["ClusterAssumptionObjective", "FSCPUSelector"]
+
+CLUSTERINGS = ("gmm", "gmm-diag", "kmeans")
+
+
+class ClusterAssumptionObjective:
+    """FSCPU's ``f(m)``: cluster every row on ``X[:, m]`` and score the best cluster union.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    s : ndarray of shape (n_samples,)
+        PU labels, 1 = labeled.
+    n_clusters : int, default=10
+    clustering : {"gmm", "gmm-diag", "kmeans"}, default="gmm"
+        Full-covariance Gaussian mixture (the paper), diagonal-covariance mixture, or k-means.
+    warm_start : bool, default=False
+        Start each mixture fit from the hard clustering of the previous iteration's winning mask
+        (set through :meth:`notify`); the first fit and ``warm_start=False`` use k-means seeds.
+    seed : int, default=0
+        Base seed; the k-means seed of a mask is derived from it and the mask's bits, so a mask's
+        value does not depend on evaluation order or threads.
+    tol, max_iter, reg_covar : EM settings (scikit-learn's defaults).
+
+    Attributes
+    ----------
+    log_likelihoods : list of float
+        Mean log-likelihood of every mixture fit run (for quality checks).
+    n_em_iter : list of int
+        EM iterations of every fit.
+    """
+
+    def __init__(
+        self,
+        X,
+        s,
+        n_clusters: int = 10,
+        *,
+        clustering: str = "gmm",
+        warm_start: bool = False,
+        seed: int = 0,
+        tol: float = 1e-3,
+        max_iter: int = 100,
+        reg_covar: float = 1e-6,
+        keep_recent: int = 64,
+    ):
+        if clustering not in CLUSTERINGS:
+            raise ValueError(f"clustering must be one of {CLUSTERINGS}; got {clustering!r}")
+        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        self.s = np.asarray(s)
+        self.n_clusters = int(n_clusters)
+        self.clustering = clustering
+        self.warm_start = warm_start
+        self.seed = int(seed)
+        self.tol = tol
+        self.max_iter = max_iter
+        self.reg_covar = reg_covar
+        self.keep_recent = keep_recent
+        self.log_likelihoods: list[float] = []
+        self.n_em_iter: list[int] = []
+        self._warm: np.ndarray | None = None
+        self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _mask_seed(self, key: bytes) -> int:
+        return (self.seed + zlib.crc32(key)) % (2**31 - 1)
+
+    def cluster(self, mask) -> np.ndarray:
+        """Hard cluster labels of every row on the selected columns."""
+        mask = np.asarray(mask, dtype=bool)
+        key = CachedObjective.key(mask)
+        Z = self.X[:, mask]
+        seed = self._mask_seed(key)
+        if self.clustering == "kmeans":
+            labels = kmeans(Z, self.n_clusters, random_state=seed)[0]
+        else:
+            fit = fit_gaussian_mixture(
+                Z,
+                self.n_clusters,
+                covariance_type="full" if self.clustering == "gmm" else "diag",
+                tol=self.tol,
+                max_iter=self.max_iter,
+                reg_covar=self.reg_covar,
+                resp_init=self._warm if self.warm_start else None,
+                random_state=seed,
+                limit_blas_threads=False,
+            )
+            labels = fit.labels
+            with self._lock:
+                self.log_likelihoods.append(fit.log_likelihood)
+                self.n_em_iter.append(fit.n_iter)
+        with self._lock:
+            self._recent[key] = labels
+            self._recent.move_to_end(key)
+            while len(self._recent) > self.keep_recent:
+                self._recent.popitem(last=False)
+        return labels
+
+    def __call__(self, mask) -> float:
+        if not np.any(mask):
+            return 0.0
+        return cluster_objective(self.cluster(mask), self.s, self.n_clusters)
+
+    def notify(self, t: int, mask_a, mask_b, comparison: float) -> None:
+        """Remember the winner's clustering as the next warm start (``CompactGA`` callback)."""
+        winner = mask_b if comparison < 0 else mask_a
+        labels = self._recent.get(CachedObjective.key(winner))
+        if labels is not None:
+            self._warm = labels
+
+
+class FSCPUSelector(SelectorMixin, BaseEstimator):
+    """FSCPU / FSCPU-MI feature selection for PU data (Uchikoshi & Akimoto 2025).
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None, default=None
+        Number (or share) of features; default half, rounded up.  Sets a unit-cost budget.  Give
+        either this or ``budget``.
+    budget : float, optional
+        Cost bound ``c_bar`` for ``feature_costs`` (the selected features cost at most this).
+    feature_costs : array-like of shape (n_features,), optional
+        Positive cost per feature (default 1 each).
+    n_clusters : int, default=10
+        Mixture components ``K`` (paper: 10).
+    n_iter : int, default=3000
+        Compact-GA iterations ``T`` (two objective evaluations each; paper: 3000).
+    objective : {"cluster", "cluster+mi"}, default="cluster"
+        FSCPU, or FSCPU-MI: ``f(m) / Std[f] + I(m) / Std[I]`` with ``I`` the semi-JMI value of
+        the subset and each Std over every value of that term so far in the run (a term whose
+        values so far are all equal contributes 0; in the first iteration both candidates' values
+        are already in the logs).
+    clustering : {"gmm", "gmm-diag", "kmeans"}, default="gmm"
+        "gmm" is the paper's full-covariance Gaussian mixture (EM, tol 1e-3, at most 100
+        iterations, reg_covar 1e-6, k-means seeds); "gmm-diag" and "kmeans" are faster options.
+    warm_start : bool, default=False
+        Start each mixture fit from the clustering of the previous iteration's winner instead of
+        k-means seeds: fewer EM iterations, but in our benchmark a lower mean log-likelihood than
+        scikit-learn's fits (see ``docs/fscpu.md``), so it is an option, not the default.
+    eta, eps : float, optional
+        Learning rate and clip rate of the compact GA (defaults ``1/(2d)`` and ``1/d``).
+    n_bins : int, default=5
+        Equal-width bins of the semi-JMI term ("cluster+mi" only).
+    stop_when_converged : bool, default=False
+        Stop when every ``theta`` is within 0.1 of 0 or 1.
+    cache : bool, default=True
+        Evaluate each distinct mask once.
+    n_jobs : int or None, default=None
+        2 (or -1) fits the two candidates of an iteration in parallel threads; results are the
+        same for any value.
+    random_state : int, RandomState or None
+    verbose : bool, default=False
+        Progress bar.
+
+    Attributes
+    ----------
+    theta_ : ndarray of shape (n_features,)
+        Final Bernoulli parameters (``scores_`` is the same array).
+    theta_history_ : ndarray of shape (n_iter_ + 1, n_features)
+    history_ : dict of ndarray
+        ``"cluster_a"``, ``"cluster_b"`` (and ``"mi_a"``, ``"mi_b"``): term values per iteration.
+    support_ : ndarray of bool
+    candidates_ : ndarray of bool, shape (n_iter_, 2, n_features)
+        The two repaired candidate masks of every iteration.
+    n_iter_ : int
+    n_evaluations_ : int
+        Clusterings actually run (cache misses).
+    converged_ : bool
+        Every ``theta`` within 0.1 of 0 or 1 at the end.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.rand(300, 6); X[:60, :2] += 3.0
+    >>> s = np.zeros(300, int); s[:20] = 1
+    >>> sel = FSCPUSelector(2, n_clusters=3, n_iter=60, random_state=0).fit(X, s)
+    >>> np.flatnonzero(sel.get_support()).tolist()
+    [0, 1]
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "n_features_to_select": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(numbers.Real, 0, 1, closed="right"),
+            None,
+        ],
+        "budget": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "feature_costs": ["array-like", None],
+        "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "objective": [StrOptions({"cluster", "cluster+mi"})],
+        "clustering": [StrOptions(set(CLUSTERINGS))],
+        "warm_start": ["boolean"],
+        "eta": [Interval(numbers.Real, 0, 1, closed="right"), None],
+        "eps": [Interval(numbers.Real, 0, 0.5, closed="both"), None],
+        "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
+        "stop_when_converged": ["boolean"],
+        "cache": ["boolean"],
+        "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        budget=None,
+        feature_costs=None,
+        n_clusters: int = 10,
+        n_iter: int = 3000,
+        objective: str = "cluster",
+        clustering: str = "gmm",
+        warm_start: bool = False,
+        eta=None,
+        eps=None,
+        n_bins: int = 5,
+        stop_when_converged: bool = False,
+        cache: bool = True,
+        n_jobs=None,
+        random_state=None,
+        verbose=False,
+    ):
+        self.n_features_to_select = n_features_to_select
+        self.budget = budget
+        self.feature_costs = feature_costs
+        self.n_clusters = n_clusters
+        self.n_iter = n_iter
+        self.objective = objective
+        self.clustering = clustering
+        self.warm_start = warm_start
+        self.eta = eta
+        self.eps = eps
+        self.n_bins = n_bins
+        self.stop_when_converged = stop_when_converged
+        self.cache = cache
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _budget_and_costs(self, d: int) -> tuple[float, np.ndarray]:
+        if self.budget is not None and self.n_features_to_select is not None:
+            raise ValueError("give n_features_to_select or budget, not both")
+        if self.feature_costs is None:
+            costs = np.ones(d)
+        else:
+            costs = np.asarray(self.feature_costs, dtype=float)
+            if costs.shape != (d,):
+                raise ValueError(f"feature_costs must have shape ({d},); got {costs.shape}")
+            if not np.all(np.isfinite(costs)) or np.any(costs <= 0):
+                raise ValueError("feature_costs must be finite and positive (no negative costs)")
+        if self.budget is None:
+            if self.feature_costs is not None:
+                raise ValueError("feature_costs need a budget (the total cost allowed)")
+            return float(check_n_features_to_select(self.n_features_to_select, d)), costs
+        budget = float(self.budget)
+        if budget < costs.min():
+            raise ValueError(
+                f"budget {budget} is below the cheapest feature cost {costs.min()}: "
+                "no feature can be selected"
+            )
+        return budget, costs
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run the compact GA on PU data ``X``, ``y`` (1 = labeled positive, 0/-1 = unlabeled)."""
+        if y is None:
+            raise ValueError("requires y to be passed, but the target y is None")
+        X, y = validate_X_y(self, X, y)
+        s = check_pu_labels(y)
+        n, d = X.shape
+        budget, costs = self._budget_and_costs(d)
+        if self.n_clusters > n:
+            raise ValueError(
+                f"n_clusters={self.n_clusters} is larger than the number of rows ({n})"
+            )
+        seed_ga, seed_cluster = spawn_seeds(self.random_state, 2)
+        cluster = ClusterAssumptionObjective(
+            X,
+            s,
+            self.n_clusters,
+            clustering=self.clustering,
+            warm_start=self.warm_start,
+            seed=int(seed_cluster),
+        )
+        terms = [cluster]
+        if self.objective == "cluster+mi":
+            pair = jmi_pair_matrix(discretize(X, self.n_bins), s)
+            terms.append(lambda m: jmi_subset_score(pair, m))
+        ga = CompactGA(
+            self.n_iter,
+            budget=budget,
+            costs=costs,
+            eta=self.eta,
+            eps=self.eps,
+            stop_when_converged=self.stop_when_converged,
+            cache=self.cache,
+            n_jobs=self.n_jobs,
+            progress=bool(self.verbose),
+            random_state=int(seed_ga),
+        )
+        # one BLAS thread for the many small matrix products (set once: entering costs ms)
+        with threadpool_limits(limits=1, user_api="blas"):
+            res = ga.run(terms, d, on_iteration=cluster.notify)
+        self.theta_ = res.theta
+        self.scores_ = res.theta
+        self.theta_history_ = res.theta_history
+        self.history_ = {"cluster_a": res.values[:, 0, 0], "cluster_b": res.values[:, 1, 0]}
+        if self.objective == "cluster+mi":
+            self.history_["mi_a"] = res.values[:, 0, 1]
+            self.history_["mi_b"] = res.values[:, 1, 1]
+        self.support_ = res.support
+        self.candidates_ = res.masks
+        self.n_iter_ = res.n_iter
+        self.n_evaluations_ = res.n_evaluations[0]
+        self.converged_ = res.converged
+        self.budget_ = budget
+        self.log_likelihoods_ = np.asarray(cluster.log_likelihoods)
+        return self
+
+    def _get_support_mask(self):
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

@@ -1,0 +1,80 @@
+"""FSCPU experiments (cells, baselines, report) and the theta plot, on tiny real runs."""
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from weakfs.experiments._fscpu import (
+    EXPERIMENTS,
+    load_table3,
+    select_features,
+)
+from weakfs.experiments._registry import ReportContext, RunConfig, get
+from weakfs.plotting import plot_theta_history
+from weakfs.pu import FSCPUSelector
+
+matplotlib.use("Agg")
+
+
+def test_registered_and_cells():
+    assert get("fscpu-table1") is EXPERIMENTS["fscpu-table1"]
+    cells = EXPERIMENTS["fscpu-table1"].make_cells(RunConfig(runs=1, quick=True))
+    assert len(cells) == 10 * 7 and cells[0]["n_iter"] == 20
+    cells3 = EXPERIMENTS["fscpu-table3"].make_cells(
+        RunConfig(runs=2, methods=["lasso"], options={"n_iter": 7})
+    )
+    assert len(cells3) == 3 * 2 and cells3[0]["n_iter"] == 7 == cells3[0]["lgbm_opt_iter"]
+
+
+@pytest.mark.parametrize("method", ["kbest", "lasso", "mrmr", "semi-jmi", "dt-rfe", "lgbm-opt"])
+def test_baselines_select_k(method):
+    rng = np.random.RandomState(0)
+    X = rng.rand(200, 8)
+    s = (X[:, 0] > 0.8).astype(int)
+    opts = {"rfe_step": 3, "lgbm_opt_iter": 3, "n_iter": 3, "clustering": "kmeans", "n_jobs": 1}
+    m = select_features(method, X, s, 3, 0, opts)
+    assert m.dtype == bool and m.sum() == 3
+    if method in ("kbest", "lasso", "mrmr", "semi-jmi"):
+        assert m[0]
+
+
+def test_table1_cell_and_report(tmp_path):
+    exp = EXPERIMENTS["fscpu-table1"]
+    cell = {
+        "condition": "ca-10-8-1",
+        "method": "kbest",
+        "seed": 0,
+        "n_iter": 3,
+        "clustering": "kmeans",
+        "rfe_step": 5,
+        "n_jobs": 1,
+        "lgbm_opt_iter": 3,
+    }
+    out = exp.run_cell(cell)
+    assert 0 <= out["fsr"] <= 1
+    table = pd.DataFrame([{**cell, **out, "seconds": 0.1}])
+    ctx = ReportContext(tmp_path, "fscpu-table1", RunConfig(), "weakfs reproduce fscpu-table1")
+    text = exp.write_report(table, ctx)
+    assert "ca-10-8-1" in text and ".67±.08" in text  # the paper's K-Best value beside ours
+
+
+def test_table3_datasets_built_as_the_paper():
+    X, y = load_table3("ionosphere")
+    assert X.shape == (351, 34) and y.sum() == 126
+    X, y = load_table3("spambase")
+    assert X.shape == (4601, 57) and y.sum() == 1813
+
+
+def test_theta_plot():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(200, 4))
+    X[:40, :2] = rng.normal(2.0, 0.3, size=(40, 2))
+    s = np.zeros(200, int)
+    s[:20] = 1
+    sel = FSCPUSelector(2, n_clusters=3, n_iter=30, random_state=0).fit(X, s)
+    fig = plot_theta_history(sel, relevant=[0, 1], title="toy")
+    colours = {line.get_color() for line in fig.axes[0].lines}
+    assert colours == {"tab:red", "tab:blue"}
+    with pytest.raises(ValueError, match="relevant"):
+        plot_theta_history(sel.theta_history_, relevant=np.ones(3, bool))
