@@ -254,6 +254,8 @@ def cmd_select(args) -> int:
     seconds = time.perf_counter() - start
     names = list(map(str, selector.get_feature_names_out()))
     scores = _scores(selector, list(map(str, X.columns)))
+    if scores is not None and all(name in scores.index for name in names):
+        names = sorted(names, key=lambda name: -scores[name])  # best first
     print(f"\nselected {len(names)} in {seconds:.2f} s:")
     for rank, name in enumerate(names, 1):
         score = "" if scores is None or name not in scores.index else f"  score {scores[name]:.4g}"
