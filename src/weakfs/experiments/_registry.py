@@ -80,10 +80,17 @@ class Experiment:
 EXPERIMENT_MODULES: dict[str, str] = {
     "demo": "weakfs.experiments._demo",
     # --- ufvs (issue 2) ---
+    "ufvs": "weakfs.experiments._ufvs",
     # --- puet-tables (issue 3) ---
+    "puet-tables": "weakfs.experiments._puet",
     # --- fscpu-table1, fscpu-table3 (issue 4) ---
+    "fscpu-table1": "weakfs.experiments._fscpu",
+    "fscpu-table3": "weakfs.experiments._fscpu",
+    "fscpu-figure1": "weakfs.experiments._fscpu",
     # --- gkfpual-tables (issue 5) ---
+    "gkfpual-tables": "weakfs.experiments._gkfpual",
     # --- sewil-tables (issue 6) ---
+    "sewil-tables": "weakfs.experiments._sewil",
 }
 
 

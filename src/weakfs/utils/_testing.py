@@ -23,7 +23,16 @@ ESTIMATOR_TEST_PARAMS: dict[str, dict] = {
     # --- pu extra trees (issue 3) ---
     "PUExtraTreesClassifier": {"n_estimators": 5, "prior": 0.5, "random_state": 0},
     # --- fscpu (issue 4) ---
+    "FSCPUSelector": {"n_features_to_select": 1, "n_clusters": 2, "n_iter": 5, "random_state": 0},
+    "SemiJMISelector": {"n_features_to_select": 1},
+    "MRMRSelector": {"n_features_to_select": 1},
     # --- gkf-pual (issue 5) ---
+    "GKFPUALClassifier": {"C2": 1.0, "sigma": 0.1, "max_iter": 1000},
+    "GKFPUALSelector": {},
+    "PUALClassifier": {},
+    "GLLCClassifier": {},
+    "UPUClassifier": {"max_epochs": 40, "random_state": 0},
+    "NNPUClassifier": {"max_epochs": 40, "random_state": 0},
     # --- sew-il (issue 6) ---
     "SelfLearningClassifier": {"n_estimators": 10, "random_state": 0, "allow_fully_labeled": True},
     "SEWILSelector": {
@@ -55,9 +64,83 @@ PU_LABELS_ONLY = "PU estimator: y must be 1 (labeled) / 0 (unlabeled); the check
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
     # --- unsupervised (issue 2) ---
     # --- pu extra trees (issue 3) ---
+    "PUExtraTreesClassifier": {
+        "check_estimators_dtypes": PU_LABELS_ONLY,
+        "check_classifier_data_not_an_array": PU_LABELS_ONLY,
+        "check_classifiers_classes": PU_LABELS_ONLY,
+        "check_fit2d_1feature": PU_LABELS_ONLY,
+    },
     # --- fscpu (issue 4) ---
+    **{
+        name: {
+            **dict.fromkeys(
+                [
+                    "check_dict_unchanged",
+                    "check_dont_overwrite_parameters",
+                    "check_dtype_object",
+                    "check_estimators_dtypes",
+                    "check_estimators_fit_returns_self",
+                    "check_estimators_overwrite_params",
+                    "check_f_contiguous_array_estimator",
+                    "check_fit2d_1feature",
+                    "check_fit2d_predict1d",
+                    "check_fit_score_takes_y",
+                    "check_methods_sample_order_invariance",
+                    "check_methods_subset_invariance",
+                    "check_n_features_in_after_fitting",
+                    "check_positive_only_tag_during_fit",
+                    "check_readonly_memmap_input",
+                ],
+                PU_LABELS_ONLY + " (no classifier tags make the check's y binary)",
+            ),
+            "check_fit2d_1sample": "PU data needs labeled and unlabeled rows; one row is not both",
+        }
+        for name in ("FSCPUSelector", "SemiJMISelector", "MRMRSelector")
+    },
     # --- gkf-pual (issue 5) ---
+    **{
+        name: {
+            "check_estimators_dtypes": PU_LABELS_ONLY,
+            "check_classifier_data_not_an_array": PU_LABELS_ONLY,
+            "check_classifiers_classes": PU_LABELS_ONLY,
+            "check_fit2d_1feature": PU_LABELS_ONLY,
+        }
+        for name in (
+            "GKFPUALClassifier",
+            "PUALClassifier",
+            "GLLCClassifier",
+            "UPUClassifier",
+            "NNPUClassifier",
+        )
+    },
+    # the selector is not a classifier, so the checks give it regression/multiclass targets
+    "GKFPUALSelector": {
+        check: PU_LABELS_ONLY
+        for check in (
+            "check_fit_score_takes_y",
+            "check_estimators_overwrite_params",
+            "check_dont_overwrite_parameters",
+            "check_estimators_fit_returns_self",
+            "check_readonly_memmap_input",
+            "check_n_features_in_after_fitting",
+            "check_positive_only_tag_during_fit",
+            "check_estimators_dtypes",
+            "check_dtype_object",
+            "check_f_contiguous_array_estimator",
+            "check_methods_sample_order_invariance",
+            "check_methods_subset_invariance",
+            "check_fit2d_1feature",
+            "check_dict_unchanged",
+            "check_fit2d_predict1d",
+        )
+    },
     # --- sew-il (issue 6) ---
+    "SelfLearningClassifier": {
+        "check_classifiers_classes": (
+            "semi-supervised labels: the check's binary classes {-1, 1} make -1 the unlabeled "
+            "marker (scikit-learn's convention), leaving one class"
+        ),
+    },
 }
 
 

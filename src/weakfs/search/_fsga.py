@@ -1,0 +1,331 @@
+"""FSGA: the feature-selection genetic algorithm of SEW-IL (``papers/sew-il.txt`` §3.3, SPEC §4.3).
+
+A search strategy only: it proposes boolean masks and asks an *objective* for their fitness
+(higher is better) and feature weights.  The objective protocol (:class:`WeightedMaskObjective`):
+
+* ``n_features``: int
+* ``evaluate(masks) -> (fitness, weights)``: ``masks`` is a bool array ``(m, d)``; ``fitness`` has
+  shape ``(m,)`` and ``weights`` ``(m, d)`` (0 for unselected features).
+* ``relevance_importances(best_mask, suspects, seed) -> (imp_suspects, imp_copies)``: importances of
+  the suspect features and of independently permuted copies of them in one model fit on
+  ``[best subset, suspects, permuted suspects]`` (only needed when ``relevance_test=True``).
+
+(ref) constants: population 40, 8 elite parents, 20 generations, initial subsets of
+``floor(sqrt(d))`` random features, crossover proportions ``{0.2, ..., 0.8}``, swap mutation of
+``1..floor(n0/2)`` features, suspects at or below ``1/(5 n0)`` of the normalised mean weight,
+relevance threshold ``1e-4``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Protocol
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from weakfs._validation import progress
+
+__all__ = ["FSGA", "SearchResult", "WeightedMaskObjective"]
+
+PROPORTIONS = np.array([0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+
+
+class WeightedMaskObjective(Protocol):
+    n_features: int
+
+    def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@dataclass
+class SearchResult:
+    """Outcome of a mask search.
+
+    ``support`` is the returned mask; ``best_mask``/``best_fitness`` the best evaluated candidate of
+    the last population; ``history`` one dict per generation (or step); ``population`` and
+    ``fitness`` the last population; ``removed`` features dropped by the relevance test.
+    """
+
+    support: np.ndarray
+    best_mask: np.ndarray
+    best_fitness: float
+    history: list[dict] = field(default_factory=list)
+    population: np.ndarray | None = None
+    fitness: np.ndarray | None = None
+    weights: np.ndarray | None = None
+    removed: np.ndarray | None = None
+    ranking: np.ndarray | None = None
+
+
+def evaluate_masks(objective, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Fitness (and weights when the objective gives them) of a batch of masks."""
+    masks = np.asarray(masks, dtype=bool)
+    if hasattr(objective, "evaluate"):
+        fitness, weights = objective.evaluate(masks)
+        return np.asarray(fitness, dtype=float), np.asarray(weights, dtype=float)
+    return np.array([float(objective(m)) for m in masks]), None
+
+
+def _ensure_nonempty(pop: np.ndarray, allowed: np.ndarray, rng) -> np.ndarray:
+    empty = ~pop.any(axis=1)
+    for r in np.flatnonzero(empty):
+        pool = np.flatnonzero(allowed)
+        pop[r, rng.choice(pool)] = True
+    return pop
+
+
+def weighted_crossover(
+    w0: np.ndarray, m0: np.ndarray, w1: np.ndarray, m1: np.ndarray, proportion: float, length: int
+) -> np.ndarray:
+    """Child of two parents: the ``floor(p L)`` highest-weighted features of the first parent, then
+    the highest-weighted features of the second not yet taken, then (if the second parent runs
+    out) the next features of the first parent, up to ``L`` features."""
+    d = m0.shape[0]
+    child = np.zeros(d, dtype=bool)
+    first = np.flatnonzero(m0)
+    first = first[np.argsort(-w0[first], kind="stable")]
+    second = np.flatnonzero(m1)
+    second = second[np.argsort(-w1[second], kind="stable")]
+    n_first = min(int(np.floor(length * proportion)), first.size)
+    child[first[:n_first]] = True
+    rest = second[~child[second]][: max(length - n_first, 0)]
+    child[rest] = True
+    missing = length - int(child.sum())
+    if missing > 0:
+        more = first[~child[first]][:missing]
+        child[more] = True
+    return child
+
+
+class FSGA:
+    """Feature-selection genetic algorithm with weighted crossover and a permutation relevance test.
+
+    Parameters
+    ----------
+    n_generations : int, default=20
+    population_size : int, default=40
+    n_parents : int, default=8
+        Elite candidates kept and mated each generation.
+    initial_size : int or None, default=None
+        Features per initial candidate (``None``: ``floor(sqrt(d))``).
+    max_mutations : int or None, default=None
+        Swap mutation draws ``1..max_mutations`` features (``None``: ``floor(initial_size / 2)``).
+    mutation_prob : float, default=1.0
+        Probability that a child is mutated ((ref) experiments use 1).
+    length_mutation : bool, default=False
+        Also mutate the subset length: grow, shrink or keep (one third each) by
+        ``1..max_mutations`` random features (mentioned in paper §3.3 without details; not in the
+        reference code).  Off by default: with CBIL it lets subsets collapse to 2 features on
+        Protein (see docs/sewil.md).
+    relevance_test : bool, default=True
+    relevance_threshold : float, default=1e-4
+    weight_threshold : float or None, default=None
+        Suspect threshold on the normalised mean weight (``None``: ``1 / (5 initial_size)``).
+    final : {"vote", "best"}, default="vote"
+        ``"vote"``: features chosen by at least ``vote_threshold`` of the final population (paper);
+        ``"best"``: the best candidate of the final population (reference code).
+    vote_threshold : float, default=0.1
+    random_state : int, RandomState or None
+    verbose : bool, default=False
+        tqdm progress bar over generations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weakfs.search import FSGA
+    >>> class Obj:
+    ...     n_features = 16
+    ...     def evaluate(self, masks):
+    ...         good = np.zeros(16); good[:3] = 1
+    ...         fit = masks @ good - 0.1 * masks.sum(1)
+    ...         return fit, masks * (good + 0.01)
+    >>> res = FSGA(n_generations=5, relevance_test=False, final="best", random_state=0).run(Obj())
+    >>> res.support.shape
+    (16,)
+    """
+
+    def __init__(
+        self,
+        *,
+        n_generations: int = 20,
+        population_size: int = 40,
+        n_parents: int = 8,
+        initial_size: int | None = None,
+        max_mutations: int | None = None,
+        mutation_prob: float = 1.0,
+        length_mutation: bool = False,
+        relevance_test: bool = True,
+        relevance_threshold: float = 1e-4,
+        weight_threshold: float | None = None,
+        final: str = "vote",
+        vote_threshold: float = 0.1,
+        random_state=None,
+        verbose: bool = False,
+    ):
+        self.n_generations = n_generations
+        self.population_size = population_size
+        self.n_parents = n_parents
+        self.initial_size = initial_size
+        self.max_mutations = max_mutations
+        self.mutation_prob = mutation_prob
+        self.length_mutation = length_mutation
+        self.relevance_test = relevance_test
+        self.relevance_threshold = relevance_threshold
+        self.weight_threshold = weight_threshold
+        self.final = final
+        self.vote_threshold = vote_threshold
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _check(self, d: int):
+        if self.n_parents < 2 or self.n_parents > self.population_size:
+            raise ValueError(
+                f"n_parents must be in [2, population_size={self.population_size}]; "
+                f"got {self.n_parents}"
+            )
+        if self.final not in ("vote", "best"):
+            raise ValueError(f"final must be 'vote' or 'best'; got {self.final!r}")
+        if d < 2:
+            raise ValueError(f"FSGA needs at least 2 features; got {d}")
+        n0 = int(np.floor(np.sqrt(d))) if self.initial_size is None else int(self.initial_size)
+        if not 1 <= n0 <= d:
+            raise ValueError(f"initial_size must be in [1, {d}]; got {n0}")
+        max_mut = n0 // 2 if self.max_mutations is None else int(self.max_mutations)
+        w_thr = 1.0 / (5 * n0) if self.weight_threshold is None else float(self.weight_threshold)
+        return n0, max_mut, w_thr
+
+    def _mutate(self, child: np.ndarray, allowed: np.ndarray, max_mut: int, rng) -> np.ndarray:
+        child = child.copy()
+        if max_mut >= 1 and rng.uniform() <= self.mutation_prob:
+            ones = np.flatnonzero(child)
+            zeros = np.flatnonzero(~child & allowed)
+            n_mut = int(rng.randint(1, max_mut + 1))
+            n_mut = min(n_mut, ones.size, zeros.size)
+            if n_mut > 0:
+                child[rng.choice(zeros, n_mut, replace=False)] = True
+                child[rng.choice(ones, n_mut, replace=False)] = False
+        if self.length_mutation and max_mut >= 1:
+            move = int(rng.randint(3))  # 0 keep, 1 grow, 2 shrink
+            amount = int(rng.randint(1, max_mut + 1))
+            if move == 1:
+                zeros = np.flatnonzero(~child & allowed)
+                amount = min(amount, zeros.size)
+                if amount > 0:
+                    child[rng.choice(zeros, amount, replace=False)] = True
+            elif move == 2:
+                ones = np.flatnonzero(child)
+                amount = min(amount, ones.size - 1)
+                if amount > 0:
+                    child[rng.choice(ones, amount, replace=False)] = False
+        return child
+
+    def run(self, objective) -> SearchResult:
+        """Run the search on ``objective`` (see the module docstring for the protocol)."""
+        d = int(objective.n_features)
+        n0, max_mut, w_thr = self._check(d)
+        rng = check_random_state(self.random_state)
+        pop_size, n_par = self.population_size, self.n_parents
+        removed = np.zeros(d, dtype=bool)
+        population = np.zeros((pop_size, d), dtype=bool)
+        for r in range(pop_size):
+            population[r, rng.choice(d, n0, replace=False)] = True
+        pairs = np.array(list(combinations(range(n_par), 2)))
+        history: list[dict] = []
+        gens = progress(range(self.n_generations), enabled=self.verbose, desc="FSGA")
+        for g in gens:
+            fitness, weights = evaluate_masks(objective, population)
+            if weights is None:
+                raise TypeError("FSGA needs an objective whose evaluate() returns feature weights")
+            weights = np.where(population, weights, 0.0)
+            order = np.argsort(-fitness, kind="stable")
+            best = order[0]
+            history.append(
+                {
+                    "generation": g,
+                    "best_fitness": float(fitness[best]),
+                    "mean_fitness": float(np.mean(fitness)),
+                    "best_size": int(population[best].sum()),
+                    "mean_size": float(population.sum(axis=1).mean()),
+                    "n_removed": int(removed.sum()),
+                }
+            )
+            parents = population[order[:n_par]].copy()
+            parent_w = weights[order[:n_par]].copy()
+            if self.relevance_test:
+                total = weights.sum()
+                avg = weights.sum(axis=0) / total if total > 0 else np.zeros(d)
+                suspects = np.flatnonzero((avg <= w_thr) & ~removed & population.any(axis=0))
+                if suspects.size:
+                    seed = int(rng.randint(np.iinfo(np.int32).max))
+                    imp_s, imp_c = objective.relevance_importances(population[best], suspects, seed)
+                    newly = suspects[
+                        np.abs(np.asarray(imp_s) - np.asarray(imp_c)) < self.relevance_threshold
+                    ]
+                    removed[newly] = True
+                if removed.any():
+                    sizes = parents.sum(axis=1)
+                    parents[:, removed] = False
+                    parent_w[:, removed] = 0.0
+                    # backfill parents that lost features with random unused, non-removed ones
+                    for r in range(n_par):
+                        lost = int(sizes[r] - parents[r].sum())
+                        pool = np.flatnonzero(~parents[r] & ~removed)
+                        lost = min(lost, pool.size)
+                        if lost > 0:
+                            fill = rng.choice(pool, lost, replace=False)
+                            parents[r, fill] = True
+                            parent_w[r, fill] = 1e-10
+            allowed = ~removed
+            n_children = pop_size - n_par
+            props = rng.choice(PROPORTIONS, n_children)
+            which = pairs[rng.choice(len(pairs), n_children)]
+            dominant = rng.randint(2, size=n_children)
+            children = np.zeros((n_children, d), dtype=bool)
+            for c in range(n_children):
+                a, b = which[c]
+                length = int(parents[a if dominant[c] == 0 else b].sum())
+                child = weighted_crossover(
+                    parent_w[a], parents[a], parent_w[b], parents[b], props[c], length
+                )
+                children[c] = self._mutate(child, allowed, max_mut, rng)
+            population = np.vstack([parents, children])
+            population[:, removed] = False
+            population = _ensure_nonempty(population, allowed, rng)
+        fitness, weights = evaluate_masks(objective, population)
+        order = np.argsort(-fitness, kind="stable")
+        best = order[0]
+        history.append(
+            {
+                "generation": self.n_generations,
+                "best_fitness": float(fitness[best]),
+                "mean_fitness": float(np.mean(fitness)),
+                "best_size": int(population[best].sum()),
+                "mean_size": float(population.sum(axis=1).mean()),
+                "n_removed": int(removed.sum()),
+            }
+        )
+        if self.final == "vote":
+            freq = population.mean(axis=0)
+            support = (freq >= self.vote_threshold) & ~removed
+            if not support.any():
+                support = population[best].copy()
+        else:
+            support = population[best].copy()
+        return SearchResult(
+            support=support,
+            best_mask=population[best].copy(),
+            best_fitness=float(fitness[best]),
+            history=history,
+            population=population,
+            fitness=fitness,
+            weights=weights,
+            removed=removed,
+        )
+
+
+def _check_positive_int(value, name):
+    if not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive int; got {value!r}")
+    return int(value)

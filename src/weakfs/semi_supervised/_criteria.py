@@ -1,0 +1,269 @@
+"""Selection criteria of SEW-IL (paper Table 2), as interchangeable objects.
+
+Each criterion scores one fitted random forest (trained on labeled + pseudo-labeled rows of one
+feature subset); **lower is better**.  They read a :class:`ForestEvidence`, which holds what the
+criteria need: the out-of-bag votes on the training rows, the training labels (true or pseudo),
+which training rows carry a true label, and the votes on the unlabeled training rows.
+
+* :class:`CBILCriterion` -- C-bound with imperfect labels (Theorem 2.4):
+  ``1 - (1/gamma) mu1^2 / mu2`` with ``gamma = sum_j max_i p_ij`` and the mislabeling matrix
+  ``p_ij = P(Yhat = i | Y = j)`` estimated on the labeled rows from out-of-bag predictions.
+* :class:`CBoundCriterion` -- the same without the gamma correction (CB).
+* :class:`OOBErrorCriterion` -- out-of-bag error of the forest (OOB).
+* :class:`TransductiveBoundCriterion` -- the transductive bound of Feofanov et al. (2019) on the
+  risk of the majority vote over the unlabeled rows (TB).
+
+Moments of the margin variable: ``M_hat`` equals the margin ``M_Q(x, i) = v(x, i) - max_{c != i}
+v(x, c)`` with probability ``P(Yhat = i | x)``, estimated by the votes ``v(x, i)``; so
+``mu1 = mean_x sum_i v(x,i) M_Q(x,i)`` and ``mu2 = mean_x sum_i v(x,i) M_Q(x,i)^2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from weakfs.semi_supervised._self_learning import early_stopped_argmin
+
+__all__ = [
+    "CRITERIA",
+    "CBILCriterion",
+    "CBoundCriterion",
+    "ForestEvidence",
+    "OOBErrorCriterion",
+    "TransductiveBoundCriterion",
+    "c_bound",
+    "cbil",
+    "get_criterion",
+    "margin_moments",
+    "margins",
+    "mislabeling_matrix",
+    "transductive_bound",
+]
+
+
+def margins(votes: np.ndarray) -> np.ndarray:
+    """``M_Q(x, c) = v(x, c) - max_{c' != c} v(x, c')`` for every row and class."""
+    v = np.asarray(votes, dtype=float)
+    if v.shape[1] < 2:
+        raise ValueError("margins need at least two classes")
+    order = np.sort(v, axis=1)
+    top, second = order[:, -1], order[:, -2]
+    is_top = v == top[:, None]
+    # for the top class the competitor is the second largest; otherwise the largest
+    n_top = is_top.sum(axis=1)
+    competitor = np.where(is_top & (n_top[:, None] == 1), second[:, None], top[:, None])
+    return v - competitor
+
+
+def margin_moments(votes: np.ndarray) -> tuple[float, float]:
+    """First two moments ``(mu1, mu2)`` of ``M_hat`` (vote-weighted margins, averaged over rows)."""
+    v = np.asarray(votes, dtype=float)
+    m = margins(v)
+    mu1 = float(np.mean(np.sum(v * m, axis=1)))
+    mu2 = float(np.mean(np.sum(v * m * m, axis=1)))
+    return mu1, mu2
+
+
+def c_bound(votes: np.ndarray) -> float:
+    """Multi-class C-bound ``1 - mu1^2 / mu2`` (1.0, the trivial bound, when ``mu1 <= 0``)."""
+    mu1, mu2 = margin_moments(votes)
+    if mu1 <= 0 or mu2 <= 0:
+        return 1.0
+    return 1.0 - mu1 * mu1 / mu2
+
+
+def mislabeling_matrix(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> np.ndarray:
+    """``p[i, j] = P(Yhat = i | Y = j)``: column-normalised confusion of predictions vs truth.
+
+    A class ``j`` with no row gets the identity column (no evidence of mislabeling).
+    """
+    y_true = np.asarray(y_true, dtype=np.intp)
+    y_pred = np.asarray(y_pred, dtype=np.intp)
+    counts = np.zeros((n_classes, n_classes))
+    np.add.at(counts, (y_pred, y_true), 1.0)
+    col = counts.sum(axis=0)
+    p = np.where(col > 0, counts / np.where(col > 0, col, 1.0), np.eye(n_classes))
+    return p
+
+
+def cbil(votes: np.ndarray, p: np.ndarray, *, correction: str = "gamma") -> float:
+    """C-bound with imperfect labels: ``1 - (1/gamma) mu1^2/mu2`` (Theorem 2.4).
+
+    ``correction="gamma"``: ``gamma = sum_j max_i p_ij`` (Theorem 2.4); ``"beta"``:
+    ``beta = max_i sum_j p_ij`` (Proposition 2.3).
+    """
+    mu1, mu2 = margin_moments(votes)
+    p = np.asarray(p, dtype=float)
+    if correction == "beta":
+        gamma = float(np.max(np.sum(p, axis=1)))
+    else:
+        gamma = float(np.sum(np.max(p, axis=0)))
+    if mu1 <= 0 or mu2 <= 0:
+        return 1.0
+    return 1.0 - mu1 * mu1 / mu2 / gamma
+
+
+def _joint_bayes_bound(votes: np.ndarray, pred: np.ndarray, i: int, k: int, n_grid: int) -> float:
+    """Bound on the joint risk "true class i, predicted k" (Feofanov et al. 2019), theta = 0.
+
+    The ``I`` and ``M`` sums run over the rows predicted ``k`` (as ``K`` does), so that for large
+    ``gamma`` the bound tends to the vote estimate of the joint risk.
+    """
+    vi, vk = votes[:, i], votes[:, k]
+    ui = vi.sum()
+    if ui <= 0:
+        return 0.0
+    on_k = pred == k
+    kk = np.sum(vi[on_k] * vk[on_k]) / ui
+    gammas = (np.arange(n_grid) + 1) / n_grid
+    below = (vk[None, :] < gammas[:, None]) & on_k[None, :]
+    ii = below @ vi / ui
+    mm = below @ (vi * vk) / ui
+    bounds = ii + np.maximum(kk - mm, 0.0) / gammas
+    return float(bounds[early_stopped_argmin(bounds)])
+
+
+def transductive_bound(votes: np.ndarray, *, n_grid: int = 50) -> float:
+    """Transductive bound on the risk of the majority vote on unlabeled rows.
+
+    ``R_U(B_Q) <= (1/|U|) sum_i u_i sum_{k != i} bound_ik`` where ``u_i = sum_x v_i(x)`` and
+    ``bound_ik = inf_gamma I_ik(0, gamma) + max(K_ik - M_ik(0, gamma), 0) / gamma`` bounds the joint
+    Bayes risk of predicting ``k`` when the class is ``i`` (the pieces of the SLA threshold with
+    ``theta = 0``, the sums restricted to rows predicted ``k``).
+    """
+    v = np.asarray(votes, dtype=float)
+    n_u, n_classes = v.shape
+    pred = v.argmax(axis=1)
+    u_mass = v.sum(axis=0)
+    total = 0.0
+    for i in range(n_classes):
+        for k in range(n_classes):
+            if i != k and u_mass[i] > 0:
+                total += u_mass[i] * _joint_bayes_bound(v, pred, i, k, n_grid)
+    return total / n_u
+
+
+@dataclass
+class ForestEvidence:
+    """What the criteria read from one forest fit on a feature subset.
+
+    Attributes
+    ----------
+    oob_votes : ndarray (n_train, n_classes)
+        Out-of-bag votes on the training rows (rows never out of bag are dropped by the criteria).
+    y_train : ndarray (n_train,)
+        Training labels (true or pseudo), class indices.
+    is_true_label : ndarray of bool (n_train,)
+        Which training rows carry a true label (used for the mislabeling matrix).
+    unlabeled_votes : ndarray (n_unlabeled, n_classes) or None
+        Votes on the unlabeled training rows (only the transductive bound needs them).
+    """
+
+    oob_votes: np.ndarray
+    y_train: np.ndarray
+    is_true_label: np.ndarray
+    unlabeled_votes: np.ndarray | None = None
+
+    @property
+    def n_classes(self) -> int:
+        return self.oob_votes.shape[1]
+
+    def valid(self) -> np.ndarray:
+        v = self.oob_votes
+        return np.isfinite(v).all(axis=1) & (v.sum(axis=1) > 0)
+
+    def mislabeling(self) -> np.ndarray:
+        ok = self.valid() & self.is_true_label
+        pred = self.oob_votes[ok].argmax(axis=1)
+        return mislabeling_matrix(self.y_train[ok], pred, self.n_classes)
+
+
+class _Criterion:
+    name = ""
+    needs_unlabeled_votes = False
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class CBILCriterion(_Criterion):
+    """C-bound with imperfect labels (CBIL); lower is better.
+
+    Parameters
+    ----------
+    correction : {"gamma", "beta"}, default="gamma"
+        ``"gamma"``: Theorem 2.4, ``gamma = sum_j max_i p_ij`` (the paper's criterion; note that it
+        equals ``K`` for a perfect mislabeling matrix).  ``"beta"``: Proposition 2.3,
+        ``beta = max_i sum_j p_ij`` (1 for perfect labels).
+    """
+
+    name = "cbil"
+
+    def __init__(self, correction: str = "gamma"):
+        if correction not in ("gamma", "beta"):
+            raise ValueError(f"correction must be 'gamma' or 'beta'; got {correction!r}")
+        self.correction = correction
+
+    def __repr__(self) -> str:
+        return f"CBILCriterion(correction={self.correction!r})"
+
+    def __call__(self, evidence: ForestEvidence) -> float:
+        ok = evidence.valid()
+        return cbil(evidence.oob_votes[ok], evidence.mislabeling(), correction=self.correction)
+
+
+class CBoundCriterion(_Criterion):
+    """Multi-class C-bound without the gamma correction (CB); lower is better."""
+
+    name = "cb"
+
+    def __call__(self, evidence: ForestEvidence) -> float:
+        ok = evidence.valid()
+        return c_bound(evidence.oob_votes[ok])
+
+
+class OOBErrorCriterion(_Criterion):
+    """Out-of-bag error of the forest on labeled + pseudo-labeled rows (OOB); lower is better."""
+
+    name = "oob"
+
+    def __call__(self, evidence: ForestEvidence) -> float:
+        ok = evidence.valid()
+        pred = evidence.oob_votes[ok].argmax(axis=1)
+        return float(np.mean(pred != evidence.y_train[ok]))
+
+
+class TransductiveBoundCriterion(_Criterion):
+    """Transductive bound of Feofanov et al. (2019) on the unlabeled rows (TB); lower is better."""
+
+    name = "tb"
+    needs_unlabeled_votes = True
+
+    def __init__(self, n_grid: int = 50):
+        self.n_grid = n_grid
+
+    def __call__(self, evidence: ForestEvidence) -> float:
+        if evidence.unlabeled_votes is None or evidence.unlabeled_votes.shape[0] == 0:
+            raise ValueError("the transductive bound needs votes on unlabeled rows")
+        return transductive_bound(evidence.unlabeled_votes, n_grid=self.n_grid)
+
+
+CRITERIA = {
+    "cbil": CBILCriterion,
+    "cb": CBoundCriterion,
+    "oob": OOBErrorCriterion,
+    "tb": TransductiveBoundCriterion,
+}
+
+
+def get_criterion(criterion) -> _Criterion:
+    """A criterion object from its name (``"cbil"``, ``"cb"``, ``"oob"``, ``"tb"``) or itself."""
+    if isinstance(criterion, str):
+        if criterion not in CRITERIA:
+            raise ValueError(f"unknown criterion {criterion!r}; choose one of {sorted(CRITERIA)}")
+        return CRITERIA[criterion]()
+    if not callable(criterion):
+        raise TypeError(f"criterion must be a name or a callable, got {type(criterion).__name__}")
+    return criterion

@@ -1,0 +1,412 @@
+"""SEW-IL: semi-supervised wrapper feature selection with imperfect labels.
+
+Feofanov, Devijver & Amini, ``papers/sew-il.txt``; SPEC §4.  Steps:
+
+1. self-learning (SLA, :mod:`weakfs.semi_supervised._self_learning`) pseudo-labels the unlabeled
+   rows whose vote passes the automatic per-class threshold;
+2. each candidate feature subset is scored by a random forest fit on labeled + pseudo-labeled rows
+   and a criterion (default CBIL; also CB, OOB, TB) -- :class:`ForestSubsetObjective`;
+3. a search strategy (default FSGA; also the classic GA and forward search) minimises it.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy import sparse
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from weakfs._labels import check_semi_supervised_labels
+from weakfs._validation import spawn_seeds, validate_X_y
+from weakfs.search._base import CachedObjective
+from weakfs.search._classic_ga import ClassicGA
+from weakfs.search._forward import ForwardSearch
+from weakfs.search._fsga import FSGA, SearchResult
+from weakfs.semi_supervised._criteria import CRITERIA, ForestEvidence, get_criterion
+from weakfs.semi_supervised._self_learning import decode_labels, self_learn
+
+__all__ = ["ForestSubsetObjective", "SEWILSelector"]
+
+
+def _as_float32(X) -> np.ndarray:
+    if sparse.issparse(X):
+        X = X.toarray()
+    return np.ascontiguousarray(X, dtype=np.float32)
+
+
+def _fit_forest_on_subset(X, y, columns, n_estimators, seed, oob=True):
+    forest = RandomForestClassifier(
+        n_estimators=n_estimators, oob_score=oob, bootstrap=True, random_state=seed, n_jobs=1
+    )
+    forest.fit(X[:, columns], y)
+    return forest
+
+
+def _score_subset(X, y, is_true, X_unl, columns, criterion, n_estimators, seed, n_classes):
+    import warnings
+
+    with warnings.catch_warnings():
+        # a few rows may never be out of bag with few trees: the criteria drop them
+        warnings.simplefilter("ignore", UserWarning)
+        forest = _fit_forest_on_subset(X, y, columns, n_estimators, seed)
+    oob = np.full((X.shape[0], n_classes), np.nan)
+    oob[:, forest.classes_.astype(np.intp)] = forest.oob_decision_function_
+    unl_votes = None
+    if getattr(criterion, "needs_unlabeled_votes", False) and X_unl is not None:
+        unl_votes = np.zeros((X_unl.shape[0], n_classes))
+        unl_votes[:, forest.classes_.astype(np.intp)] = forest.predict_proba(X_unl[:, columns])
+    evidence = ForestEvidence(oob, y, is_true, unl_votes)
+    value = float(criterion(evidence))
+    return value, forest.feature_importances_, evidence.mislabeling()
+
+
+class ForestSubsetObjective:
+    """Fitness of feature subsets: ``-criterion`` of a forest fit on labeled + pseudo-labeled rows.
+
+    Implements the search protocol of :mod:`weakfs.search` (``n_features``, ``evaluate(masks)``,
+    ``relevance_importances(best, suspects, seed)``) and is also a plain ``f(mask) -> float``
+    callable.  Every forest uses the same seed, so a mask's value is a function of the mask and the
+    cache (a :class:`~weakfs.search.CachedObjective`) is exact.  Candidates are fit in parallel with
+    joblib threads (scikit-learn's tree building releases the GIL).
+
+    Parameters
+    ----------
+    X : ndarray (n_train, d)
+        Labeled and pseudo-labeled rows.
+    y : ndarray of int (n_train,)
+        Class indices (true or pseudo).
+    is_true_label : ndarray of bool (n_train,)
+    criterion : criterion object or name
+    X_unlabeled : ndarray or None
+        Unlabeled training rows (the transductive bound needs their votes).
+    n_estimators, seed, n_jobs : forest size, forest seed, parallel jobs over candidates.
+    """
+
+    def __init__(
+        self,
+        X,
+        y,
+        is_true_label,
+        criterion="cbil",
+        *,
+        X_unlabeled=None,
+        n_estimators: int = 200,
+        seed: int = 0,
+        n_jobs: int | None = None,
+    ):
+        self.X = _as_float32(X)
+        self.y = np.asarray(y, dtype=np.intp)
+        self.is_true_label = np.asarray(is_true_label, dtype=bool)
+        self.X_unlabeled = None if X_unlabeled is None else _as_float32(X_unlabeled)
+        self.criterion = get_criterion(criterion)
+        self.n_estimators = n_estimators
+        self.seed = int(seed)
+        self.n_jobs = n_jobs
+        self.n_features = self.X.shape[1]
+        self.n_classes = int(self.y.max()) + 1
+        self._cache: dict[bytes, tuple[float, np.ndarray, np.ndarray]] = {}
+        self.n_evaluations = 0
+        self.n_calls = 0
+
+    def _run(self, columns_list):
+        crit = self.criterion
+        jobs = (
+            delayed(_score_subset)(
+                self.X,
+                self.y,
+                self.is_true_label,
+                self.X_unlabeled,
+                cols,
+                crit,
+                self.n_estimators,
+                self.seed,
+                self.n_classes,
+            )
+            for cols in columns_list
+        )
+        return Parallel(n_jobs=self.n_jobs, prefer="threads")(jobs)
+
+    def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Fitness (``-criterion``) and full-length importance vectors of a batch of masks."""
+        masks = np.asarray(masks, dtype=bool)
+        keys = [CachedObjective.key(m) for m in masks]
+        self.n_calls += len(keys)
+        todo: dict[bytes, np.ndarray] = {}
+        for key, mask in zip(keys, masks):
+            if key not in self._cache and key not in todo:
+                todo[key] = mask
+        if todo:
+            results = self._run([np.flatnonzero(m) for m in todo.values()])
+            for (key, mask), (value, imp, p) in zip(todo.items(), results):
+                w = np.zeros(self.n_features)
+                w[np.flatnonzero(mask)] = imp
+                self._cache[key] = (value, w, p)
+            self.n_evaluations += len(todo)
+        fitness = np.array([-self._cache[k][0] for k in keys])
+        weights = np.array([self._cache[k][1] for k in keys])
+        return fitness, weights
+
+    def __call__(self, mask) -> float:
+        return float(self.evaluate(np.asarray(mask, dtype=bool)[None, :])[0][0])
+
+    def details(self, mask) -> dict:
+        """Criterion value, importances and mislabeling matrix of one mask (evaluated if new)."""
+        mask = np.asarray(mask, dtype=bool)
+        self.evaluate(mask[None, :])
+        value, w, p = self._cache[CachedObjective.key(mask)]
+        return {"value": value, "weights": w, "mislabeling_matrix": p}
+
+    def relevance_importances(self, best_mask, suspects, seed):
+        """Importances of suspects and of their permuted copies in one forest (FSGA's test)."""
+        rng = np.random.RandomState(seed)
+        best_cols = np.flatnonzero(best_mask)
+        Xs = self.X[:, suspects]
+        Xp = np.empty_like(Xs)
+        for j in range(Xs.shape[1]):
+            Xp[:, j] = Xs[rng.permutation(Xs.shape[0]), j]
+        data = np.hstack([self.X[:, best_cols], Xs, Xp])
+        forest = RandomForestClassifier(
+            n_estimators=self.n_estimators, random_state=self.seed, n_jobs=self.n_jobs
+        ).fit(data, self.y)
+        imp = forest.feature_importances_
+        nb, ns = best_cols.size, len(suspects)
+        return imp[nb : nb + ns], imp[nb + ns :]
+
+
+class SEWILSelector(SelectorMixin, BaseEstimator):
+    """SEW-IL: semi-supervised wrapper feature selection by modeling imperfect labels.
+
+    Unlabeled rows carry ``-1`` (scikit-learn's convention).  Self-learning pseudo-labels the
+    confident unlabeled rows; a genetic search then minimises the C-bound with imperfect labels
+    (CBIL) of a random forest trained on labeled + pseudo-labeled rows.
+
+    Parameters
+    ----------
+    criterion : {"cbil", "cb", "oob", "tb"} or callable, default="cbil"
+        Subset criterion (lower is better); a callable receives a
+        :class:`~weakfs.semi_supervised.ForestEvidence`.
+    search : {"fsga", "cga", "fss"}, default="fsga"
+        Search strategy: feature-selection GA, classic GA, forward search (10 % per step).
+    n_estimators : int, default=200
+        Trees of every forest (self-learning and subset evaluation).
+    n_generations, population_size, n_parents : int, default=20, 40, 8
+        Genetic-algorithm sizes ((ref) constants).
+    final : {"vote", "best"}, default="vote"
+        FSGA output: vote over the final population (paper) or its best candidate (ref code).
+    vote_threshold : float, default=0.1
+        Features kept by the vote: present in at least this fraction of the final population.
+    length_mutation : bool, default=False
+        FSGA also mutates subset lengths (paper §3.3, no details given; absent from the reference
+        code, and harmful with CBIL -- see docs/sewil.md).
+    relevance_test : bool, default=True
+        FSGA's permutation-based relevance test.
+    relevance_threshold : float, default=1e-4
+        A suspect is removed when its importance differs from its permuted copy's by less.
+    n_features_to_select : int, float or None, default=None
+        Only for ``search="fss"``: features to rank (``None``: ``ceil(d ** (2/3))``, as Table 3).
+    allow_fully_labeled : bool, default=False
+        Accept ``y`` without ``-1`` (a supervised wrapper then).  Otherwise a ``ValueError``.
+    random_state : int, RandomState or None, default=None
+    n_jobs : int or None, default=None
+        Parallel jobs over candidates (and trees of the self-learning forest).
+    verbose : bool, default=False
+        Progress bar over generations / steps.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool (n_features,)
+    history_ : DataFrame
+        One row per generation: ``best_fitness`` (minus the best criterion value), ``mean_fitness``,
+        sizes, features removed so far.
+    pseudo_labels_ : ndarray (n_samples,)
+        Labels after self-learning (true, pseudo, or ``-1`` if never pseudo-labeled).
+    labeled_iter_ : ndarray (n_samples,)
+        Self-learning round that labeled each row (0 given, -1 never).
+    mislabeling_matrix_ : ndarray (n_classes, n_classes)
+        ``P(Yhat = i | Y = j)`` estimated from out-of-bag predictions on the labeled rows for the
+        forest of the returned subset.
+    criterion_value_ : float
+        Criterion of the returned subset.
+    removed_features_ : ndarray of int
+        Features dropped by FSGA's relevance test.
+    n_evaluations_ : int
+        Distinct subsets evaluated (forest fits).
+    classes_ : ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
+    >>> from weakfs.semi_supervised import SEWILSelector
+    >>> X, y = make_classification(150, 9, n_informative=3, random_state=0)
+    >>> y_semi = y.copy(); y_semi[30:] = -1
+    >>> sel = SEWILSelector(n_estimators=10, n_generations=2, population_size=10, n_parents=4,
+    ...                     random_state=0).fit(X, y_semi)
+    >>> sel.transform(X).shape[0]
+    150
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "criterion": [StrOptions(set(CRITERIA)), callable],
+        "search": [StrOptions({"fsga", "cga", "fss"})],
+        "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_generations": [Interval(numbers.Integral, 0, None, closed="left")],
+        "population_size": [Interval(numbers.Integral, 3, None, closed="left")],
+        "n_parents": [Interval(numbers.Integral, 2, None, closed="left")],
+        "final": [StrOptions({"vote", "best"})],
+        "vote_threshold": [Interval(numbers.Real, 0, 1, closed="right")],
+        "length_mutation": ["boolean"],
+        "relevance_test": ["boolean"],
+        "relevance_threshold": [Interval(numbers.Real, 0, None, closed="left")],
+        "n_features_to_select": [
+            None,
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(numbers.Real, 0, 1, closed="right"),
+        ],
+        "allow_fully_labeled": ["boolean"],
+        "random_state": ["random_state"],
+        "n_jobs": [None, numbers.Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        criterion="cbil",
+        search: str = "fsga",
+        *,
+        n_estimators: int = 200,
+        n_generations: int = 20,
+        population_size: int = 40,
+        n_parents: int = 8,
+        final: str = "vote",
+        vote_threshold: float = 0.1,
+        length_mutation: bool = False,
+        relevance_test: bool = True,
+        relevance_threshold: float = 1e-4,
+        n_features_to_select=None,
+        allow_fully_labeled: bool = False,
+        random_state=None,
+        n_jobs: int | None = None,
+        verbose: bool = False,
+    ):
+        self.criterion = criterion
+        self.search = search
+        self.n_estimators = n_estimators
+        self.n_generations = n_generations
+        self.population_size = population_size
+        self.n_parents = n_parents
+        self.final = final
+        self.vote_threshold = vote_threshold
+        self.length_mutation = length_mutation
+        self.relevance_test = relevance_test
+        self.relevance_threshold = relevance_threshold
+        self.n_features_to_select = n_features_to_select
+        self.allow_fully_labeled = allow_fully_labeled
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _strategy(self, d: int, seed: int):
+        if self.search == "fsga":
+            return FSGA(
+                n_generations=self.n_generations,
+                population_size=self.population_size,
+                n_parents=self.n_parents,
+                length_mutation=self.length_mutation,
+                relevance_test=self.relevance_test,
+                relevance_threshold=self.relevance_threshold,
+                final=self.final,
+                vote_threshold=self.vote_threshold,
+                random_state=seed,
+                verbose=bool(self.verbose),
+            )
+        if self.search == "cga":
+            return ClassicGA(
+                n_generations=self.n_generations,
+                population_size=self.population_size,
+                n_parents=self.n_parents,
+                random_state=seed,
+                verbose=bool(self.verbose),
+            )
+        k = self.n_features_to_select
+        if k is None:
+            k = int(np.ceil(d ** (2.0 / 3.0)))
+        elif isinstance(k, numbers.Real) and not isinstance(k, numbers.Integral):
+            k = max(1, int(np.ceil(k * d)))
+        if k > d:
+            raise ValueError(f"n_features_to_select={k} is larger than the number of features {d}")
+        return ForwardSearch(n_features_to_select=int(k), verbose=bool(self.verbose))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Self-learn pseudo-labels, then search the subset minimising the criterion."""
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
+        X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
+        labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
+        d = X.shape[1]
+        if self.search in ("fsga", "cga") and self.n_parents > self.population_size:
+            raise ValueError(
+                f"n_parents={self.n_parents} is larger than population_size={self.population_size}"
+            )
+        Xf = _as_float32(X)
+        sla_seed, forest_seed, search_seed = (int(s) for s in spawn_seeds(self.random_state, 3))
+
+        def make_estimator():
+            return RandomForestClassifier(
+                n_estimators=self.n_estimators, random_state=sla_seed, n_jobs=self.n_jobs
+            )
+
+        sla = self_learn(Xf, labels.y_encoded, make_estimator=make_estimator)
+        codes = sla["y_codes"]
+        train = codes >= 0
+        objective = ForestSubsetObjective(
+            Xf[train],
+            codes[train],
+            labels.labeled[train],
+            self.criterion,
+            X_unlabeled=Xf[~labels.labeled] if (~labels.labeled).any() else None,
+            n_estimators=self.n_estimators,
+            seed=forest_seed,
+            n_jobs=self.n_jobs,
+        )
+        if d == 1:  # nothing to search: the single feature is the selection
+            result = SearchResult(np.ones(1, bool), np.ones(1, bool), -objective(np.ones(1, bool)))
+        else:
+            result = self._strategy(d, search_seed).run(objective)
+        support = np.asarray(result.support, dtype=bool)
+        info = objective.details(support)
+        self.support_ = support
+        self.history_ = pd.DataFrame(result.history)
+        self.classes_ = labels.classes
+        self.pseudo_labels_ = decode_labels(labels.classes, codes)
+        self.labeled_iter_ = sla["labeled_iter"]
+        self.sla_thresholds_ = sla["thresholds"]
+        self.mislabeling_matrix_ = info["mislabeling_matrix"]
+        self.criterion_value_ = info["value"]
+        self.removed_features_ = (
+            np.flatnonzero(result.removed) if result.removed is not None else np.array([], int)
+        )
+        self.ranking_ = result.ranking
+        self.n_evaluations_ = objective.n_evaluations
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags

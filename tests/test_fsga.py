@@ -1,0 +1,148 @@
+"""FSGA, classic GA and forward search on objectives with known answers."""
+
+import numpy as np
+import pytest
+
+from weakfs.search import FSGA, CachedObjective, ClassicGA, ForwardSearch
+from weakfs.search._fsga import weighted_crossover
+from weakfs.semi_supervised import ForestSubsetObjective
+
+GOOD = np.array([0, 3, 7])
+
+
+class ToyObjective:
+    """Fitness = good features chosen - 0.05 * size; weights = 1 for good, 0.001 for others."""
+
+    def __init__(self, d=20):
+        self.n_features = d
+        self.good = np.zeros(d)
+        self.good[GOOD[GOOD < d]] = 1.0
+        self.calls = 0
+        self.relevance_calls = []
+
+    def evaluate(self, masks):
+        self.calls += len(masks)
+        fitness = masks @ self.good - 0.05 * masks.sum(axis=1)
+        return fitness, masks * np.where(self.good > 0, 1.0, 0.001)
+
+    def relevance_importances(self, best, suspects, seed):
+        self.relevance_calls.append(np.asarray(suspects))
+        imp = np.where(np.isin(suspects, GOOD), 0.2, 0.01)
+        copies = np.full(len(suspects), 0.01)
+        return imp, copies
+
+
+def test_weighted_crossover_by_hand():
+    m0 = np.array([1, 1, 1, 0, 0, 0], bool)
+    w0 = np.array([0.1, 0.5, 0.4, 0, 0, 0])
+    m1 = np.array([0, 1, 0, 1, 1, 0], bool)
+    w1 = np.array([0, 0.9, 0, 0.3, 0.6, 0])
+    # L = 3, p = 0.4 -> floor(1.2) = 1 from parent 0 (feature 1, weight .5); then parent 1 by
+    # weight skipping taken: 4 (.6), 3 (.3)
+    child = weighted_crossover(w0, m0, w1, m1, 0.4, 3)
+    np.testing.assert_array_equal(np.flatnonzero(child), [1, 3, 4])
+    # parent 1 runs out -> back to parent 0's next best
+    child = weighted_crossover(w0, m0, w1, m1, 0.2, 5)
+    assert child.sum() == 5
+    assert {1, 3, 4}.issubset(set(np.flatnonzero(child)))
+
+
+def test_fsga_finds_the_good_features_and_is_reproducible():
+    obj = ToyObjective()
+    res = FSGA(n_generations=15, final="best", relevance_test=False, random_state=0).run(obj)
+    assert set(GOOD).issubset(set(np.flatnonzero(res.best_mask)))
+    assert len(res.history) == 16
+    best = [h["best_fitness"] for h in res.history]
+    assert best[-1] >= best[0]
+    res2 = FSGA(n_generations=15, final="best", relevance_test=False, random_state=0).run(
+        ToyObjective()
+    )
+    np.testing.assert_array_equal(res.support, res2.support)
+
+
+def test_relevance_test_removes_suspects_equal_to_their_copies():
+    obj = ToyObjective()
+    res = FSGA(n_generations=4, random_state=1).run(obj)
+    assert obj.relevance_calls, "suspects were never tested"
+    removed = np.flatnonzero(res.removed)
+    assert not set(GOOD) & set(removed)
+    tested = np.unique(np.concatenate(obj.relevance_calls))
+    bad_tested = np.setdiff1d(tested, GOOD)
+    # suspects whose importance equals their permuted copy's (toy: all non-good ones) are removed
+    assert set(bad_tested) <= set(removed)
+    # removed features never come back
+    assert not res.population[:, res.removed].any()
+    assert not res.support[res.removed].any()
+
+
+def test_vote_output_thresholds_rare_features():
+    obj = ToyObjective()
+    res = FSGA(n_generations=5, vote_threshold=0.5, random_state=0).run(obj)
+    freq = res.population.mean(axis=0)
+    np.testing.assert_array_equal(res.support, (freq >= 0.5) & ~res.removed)
+
+
+def _synthetic(seed, n=300):
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, 6)
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    X[:, 5] = 0.0  # carries nothing at all
+    return X, y
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_permutation_relevance_on_synthetic_data(seed):
+    """Forest-based test: informative feature 1 is kept; noise goes (1e-4 catches a feature
+    without any importance; Gaussian noise needs a looser threshold)."""
+    X, y = _synthetic(seed)
+    obj = ForestSubsetObjective(X, y, np.ones(len(y), bool), "oob", n_estimators=100, seed=seed)
+    best = np.zeros(6, bool)
+    best[0] = True
+    imp, cop = obj.relevance_importances(best, np.array([1, 4, 5]), seed)
+    diff = np.abs(imp - cop)
+    assert diff[0] >= 1e-4 and diff[2] < 1e-4  # informative kept, empty feature removed
+    assert diff[0] > 0.1 and diff[1] < 0.02  # Gaussian noise: close to its permuted copy
+
+
+def test_classic_ga_with_cached_plain_objective():
+    d = 12
+    w = np.r_[np.ones(3), -np.ones(d - 3) * 0.2]
+    f = CachedObjective(lambda m: float(w @ m))
+    res = ClassicGA(n_generations=15, random_state=0).run(f, d)
+    assert res.support[:3].all()
+    assert f.n_evaluations < f.n_calls  # elites re-used from the cache
+    assert res.history[-1]["best_fitness"] >= res.history[0]["best_fitness"]
+
+
+def test_forward_search_adds_blocks_and_stops_early():
+    d = 30
+    w = np.arange(d, dtype=float)[::-1]  # feature 0 best
+    calls = []
+
+    def f(m):
+        calls.append(1)
+        return float(w @ m)
+
+    res = ForwardSearch(n_features_to_select=5).run(f, d)
+    # n_add = floor(0.1 d) = 3 per step: two steps are enough for 5 features
+    np.testing.assert_array_equal(res.ranking, [0, 1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(np.flatnonzero(res.support), [0, 1, 2, 3, 4])
+    assert len(calls) == 30 + 27
+
+
+def test_fsga_bad_parameters():
+    with pytest.raises(ValueError, match="n_parents"):
+        FSGA(n_parents=50).run(ToyObjective())
+    with pytest.raises(ValueError, match="at least 2 features"):
+        FSGA().run(ToyObjective(d=1))
+
+
+def test_length_mutation_changes_subset_sizes_only_when_asked():
+    fixed = FSGA(n_generations=3, relevance_test=False, final="best", random_state=0)
+    res = fixed.run(ToyObjective())
+    n0 = int(np.floor(np.sqrt(20)))
+    assert (res.population.sum(axis=1) == n0).all()  # reference behaviour: lengths stay n0
+    grown = FSGA(
+        n_generations=3, relevance_test=False, final="best", length_mutation=True, random_state=0
+    ).run(ToyObjective())
+    assert len(set(grown.population.sum(axis=1))) > 1

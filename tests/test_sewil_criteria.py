@@ -1,0 +1,98 @@
+"""SEW-IL criteria against hand-computed values on tiny vote matrices."""
+
+import numpy as np
+import pytest
+
+from weakfs.semi_supervised import (
+    CBILCriterion,
+    CBoundCriterion,
+    ForestEvidence,
+    OOBErrorCriterion,
+    TransductiveBoundCriterion,
+)
+from weakfs.semi_supervised._criteria import (
+    c_bound,
+    cbil,
+    get_criterion,
+    margin_moments,
+    margins,
+    mislabeling_matrix,
+    transductive_bound,
+)
+
+V2 = np.array([[0.7, 0.3], [0.4, 0.6]])
+
+
+def test_margins_by_hand():
+    np.testing.assert_allclose(margins(V2), [[0.4, -0.4], [-0.2, 0.2]])
+    v3 = np.array([[0.5, 0.3, 0.2], [0.4, 0.4, 0.2]])
+    np.testing.assert_allclose(margins(v3), [[0.2, -0.2, -0.3], [0.0, 0.0, -0.2]])
+
+
+def test_moments_and_c_bound_by_hand():
+    # row 1: E = .7*.4 + .3*(-.4) = .16, E2 = .16; row 2: E = .4*(-.2) + .6*.2 = .04, E2 = .04
+    mu1, mu2 = margin_moments(V2)
+    assert mu1 == pytest.approx(0.1)
+    assert mu2 == pytest.approx(0.1)
+    assert c_bound(V2) == pytest.approx(1 - 0.01 / 0.1)
+
+
+def test_mislabeling_matrix_and_cbil_by_hand():
+    y_true = np.array([0, 0, 0, 0, 1, 1])
+    y_pred = np.array([0, 0, 0, 1, 1, 0])
+    p = mislabeling_matrix(y_true, y_pred, 2)
+    np.testing.assert_allclose(p, [[0.75, 0.5], [0.25, 0.5]])
+    gamma = 0.75 + 0.5
+    assert cbil(V2, p) == pytest.approx(1 - 0.1 / gamma)
+    # perfect labels: gamma = sum_j max_i p_ij = K (Theorem 2.4 as stated)
+    assert cbil(V2, np.eye(2)) == pytest.approx(1 - 0.1 / 2)
+    # Proposition 2.3's beta = max_i sum_j p_ij: rows sum to 1.25 and .75 -> beta = 1.25
+    assert cbil(V2, p, correction="beta") == pytest.approx(1 - 0.1 / 1.25)
+    assert cbil(V2, np.eye(2), correction="beta") == pytest.approx(c_bound(V2))
+
+
+def test_c_bound_trivial_when_mean_margin_not_positive():
+    assert c_bound(np.array([[0.5, 0.5], [0.5, 0.5]])) == 1.0
+
+
+def test_criterion_objects_on_evidence():
+    oob = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8], [np.nan, np.nan]])
+    y = np.array([0, 0, 1, 1])
+    true = np.array([True, True, False, False])
+    ev = ForestEvidence(oob, y, true, unlabeled_votes=V2)
+    # valid rows: first three; labeled rows: 0 (pred 0, ok) and 1 (pred 1, wrong)
+    np.testing.assert_allclose(ev.mislabeling(), [[0.5, 0.0], [0.5, 1.0]])
+    assert OOBErrorCriterion()(ev) == pytest.approx(1 / 3)
+    vv = oob[:3]
+    assert CBoundCriterion()(ev) == pytest.approx(c_bound(vv))
+    assert CBILCriterion()(ev) == pytest.approx(cbil(vv, ev.mislabeling()))
+    assert TransductiveBoundCriterion()(ev) == pytest.approx(transductive_bound(V2))
+
+
+def test_transductive_bound_by_hand():
+    # rows (0.9, 0.1) and (0.2, 0.8): u = (1.1, 0.9), predictions 0 and 1
+    # i=0, k=1: rows predicted 1: v_0 = .2, v_1 = .8; K = .2*.8/1.1; I, M count that row once
+    # gamma > .8 (m >= 40); below that I = M = 0 and the bound K/gamma decreases in gamma, so the
+    # infimum over the grid is min(K/0.8 [gamma=.8 excluded: v<gamma strict], .2/1.1 + 0)
+    v = np.array([[0.9, 0.1], [0.2, 0.8]])
+    k01 = 0.2 * 0.8 / 1.1
+    b01 = min(k01 / 0.8, 0.2 / 1.1)
+    # i=1, k=0: row predicted 0: v_1 = .1, v_0 = .9; K = .1*.9/.9 = .1; set {v_0 < gamma} holds it
+    # for gamma > .9: bound = .1/.9 + max(.1 - .1, 0) = .1111; before: .1/gamma >= .1/.9
+    b10 = min(0.1 / 0.9, 0.1 / 0.9)
+    expected = (1.1 * b01 + 0.9 * b10) / 2
+    assert transductive_bound(v) == pytest.approx(expected)
+
+
+def test_transductive_bound_small_for_confident_correct_votes():
+    v = np.array([[0.95, 0.05]] * 5 + [[0.05, 0.95]] * 5)
+    v_bad = np.array([[0.55, 0.45]] * 5 + [[0.45, 0.55]] * 5)
+    assert transductive_bound(v) < transductive_bound(v_bad)
+
+
+def test_get_criterion():
+    assert isinstance(get_criterion("cbil"), CBILCriterion)
+    with pytest.raises(ValueError, match="unknown criterion"):
+        get_criterion("nope")
+    with pytest.raises(TypeError):
+        get_criterion(3)

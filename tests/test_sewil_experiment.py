@@ -1,0 +1,73 @@
+"""The sewil-tables experiment: grid, splits and report (no forests are trained here)."""
+
+import numpy as np
+import pandas as pd
+
+from weakfs.experiments._registry import ReportContext, RunConfig, get
+from weakfs.experiments._sewil import SPLITS, load_split, make_cells, write_report
+
+
+def test_registered_and_grid():
+    exp = get("sewil-tables")
+    assert exp.default_runs == 20
+    cells = make_cells(RunConfig(runs=2, datasets=["Protein", "PCMAC"]))
+    methods = {(c["dataset"], c["method"]) for c in cells}
+    assert ("Protein", "cotfss") in methods and ("PCMAC", "cotfss") not in methods
+    assert len([c for c in cells if c["dataset"] == "Protein"]) == 2 * 8
+    only_t4 = make_cells(RunConfig(runs=1, datasets=["Protein"], options={"tables": "t4"}))
+    assert {c["method"] for c in only_t4} == {"rlsr", "sfs", "ssls", "cotfss", "fsga"}
+    mixed = make_cells(
+        RunConfig(runs=1, datasets=["Protein"], options={"runs_by_method": "rlsr:3"})
+    )
+    assert sorted(c["seed"] for c in mixed if c["method"] == "rlsr") == [0, 1, 2]
+    assert [c["seed"] for c in mixed if c["method"] == "fsga"] == [0]
+
+
+def test_protein_split_has_table1_sizes():
+    X, y_semi, y_true, X_te, _ = load_split("Protein", 0)
+    _, n_l, n_u, n_t = SPLITS["Protein"]
+    assert (y_semi != -1).sum() == n_l and (y_semi == -1).sum() == n_u
+    assert X_te.shape[0] == n_t and X.shape[0] == n_l + n_u
+    assert not np.isnan(X).any()
+    np.testing.assert_array_equal(y_semi[y_semi != -1], y_true[y_semi != -1])
+    _, y2, *_ = load_split("Protein", 0)
+    np.testing.assert_array_equal(y2, y_semi)
+
+
+def test_report_on_a_made_up_table(tmp_path):
+    rows = []
+    for seed in range(5):
+        for m, acc in (("fsga", 0.8), ("rlsr", 0.6), ("fss", 0.7), ("cga", 0.79)):
+            rows.append(
+                {
+                    "dataset": "Protein",
+                    "method": m,
+                    "seed": seed,
+                    "acc_u": acc + seed / 100,
+                    "acc_t": acc,
+                    "n_features": 10,
+                    "select_seconds": 1.0,
+                    "history": "0.9;0.8;0.7" if m in ("fsga", "cga") else np.nan,
+                }
+            )
+        rows.append(
+            {
+                "dataset": "Protein",
+                "method": "criteria",
+                "seed": seed,
+                "gt_acc_u": 0.7,
+                "oob_acc_u": 0.6,
+                "tb_acc_u": 0.5,
+                "cb_acc_u": 0.6,
+                "cbil_acc_u": 0.65,
+                "select_seconds": 1.0,
+            }
+        )
+    ctx = ReportContext(out_dir=tmp_path, name="sewil-tables", config=RunConfig(), command="x")
+    text = write_report(pd.DataFrame(rows), ctx)
+    assert "Table 4" in text and "Table 3" in text and "Table 2" in text
+    t4_row = next(line for line in text.splitlines() if line.startswith("| Protein | ACC-U"))
+    assert "↓" in t4_row  # RLSR is worse than SEW-IL in every one of 5 splits
+    assert "**0.820 ± 0.016**" in t4_row  # the best mean in bold
+    assert ".757 ± .026" in text  # the paper's SEW-IL number is shown beside ours
+    assert (tmp_path / "sewil-tables_history.png").exists()
