@@ -108,6 +108,74 @@ def test_gmm_same_parameters_as_sklearn_from_same_start():
     assert np.allclose(np.sort(ours.weights), np.sort(g2.weights_), atol=1e-4)
 
 
+def _sparse_blobs(seed=0, n=500, d=6):
+    """Blobs with most entries exactly zero (word-frequency-like data)."""
+    rng = np.random.RandomState(seed)
+    centers = rng.uniform(0, 1, (3, d))
+    lab = rng.randint(3, size=n)
+    X = centers[lab] + rng.normal(size=(n, d)) * 0.05
+    return X * (rng.rand(n, d) < 0.3)
+
+
+@pytest.mark.parametrize("cov", ["full", "diag"])
+@pytest.mark.parametrize("sparse_data", [True, False])
+def test_gmm_sparse_path_equals_dense_path(cov, sparse_data):
+    X = _sparse_blobs(4) if sparse_data else _blobs(4, n=300)
+    labels = kmeans(X, 3, random_state=0)[0]
+    fits = [
+        fit_gaussian_mixture(X, 3, covariance_type=cov, resp_init=labels, algorithm=alg)
+        for alg in ("dense", "sparse", "auto")
+    ]
+    dense = fits[0]
+    for f in fits[1:]:
+        assert f.n_iter == dense.n_iter and f.converged == dense.converged
+        assert f.log_likelihood == pytest.approx(dense.log_likelihood, rel=1e-9, abs=1e-9)
+        np.testing.assert_allclose(f.means, dense.means, rtol=1e-7, atol=1e-10)
+        np.testing.assert_allclose(f.covariances, dense.covariances, rtol=1e-6, atol=1e-10)
+        np.testing.assert_allclose(f.weights, dense.weights, rtol=1e-9)
+        np.testing.assert_allclose(f.resp, dense.resp, atol=1e-7)
+        assert np.array_equal(f.labels, dense.labels)
+
+
+def test_gmm_sparse_path_same_parameters_as_sklearn_from_same_start():
+    X = _sparse_blobs(5)
+    labels, _, _ = kmeans(X, 3, random_state=0)
+    ours = fit_gaussian_mixture(X, 3, resp_init=labels, tol=1e-8, max_iter=500, algorithm="sparse")
+    from sklearn.mixture._gaussian_mixture import _estimate_gaussian_parameters
+
+    w, m, cvs = _estimate_gaussian_parameters(X, np.eye(3)[labels], 1e-6, "full")
+    g2 = GaussianMixture(
+        3,
+        weights_init=w / w.sum(),
+        means_init=m,
+        precisions_init=np.linalg.inv(cvs),
+        tol=1e-8,
+        max_iter=500,
+    ).fit(X)
+    assert ours.log_likelihood == pytest.approx(g2.score(X), abs=1e-6)
+    np.testing.assert_allclose(ours.means, g2.means_, atol=1e-6)
+    assert np.array_equal(ours.labels, g2.predict(X))
+
+
+@pytest.mark.parametrize("sparse_data", [True, False])
+def test_kmeans_lloyd_equals_sklearn_from_same_seeds(sparse_data):
+    from sklearn.cluster import KMeans
+
+    from weakfs.pu._gmm import _kmeans_plusplus
+    from weakfs.pu._gmm_kernels import csr_rows, lloyd_csr
+
+    X = _sparse_blobs(6) if sparse_data else _blobs(6)
+    csr = csr_rows(X)[:3]
+    x_sq = (X * X).sum(1)
+    seeds = _kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0))
+    tol_abs = 1e-4 * float(np.mean(np.var(X, axis=0)))
+    labels, centers, inertia = lloyd_csr(*csr, x_sq, seeds, 300, tol_abs)
+    km = KMeans(4, init=seeds, n_init=1, algorithm="lloyd").fit(X)
+    assert np.array_equal(labels, km.labels_)
+    np.testing.assert_allclose(centers, km.cluster_centers_, atol=1e-10)
+    assert inertia == pytest.approx(km.inertia_, rel=1e-9)
+
+
 def test_kmeans_matches_sklearn_inertia():
     from sklearn.cluster import KMeans
 
@@ -124,6 +192,8 @@ def test_gmm_bad_input():
         fit_gaussian_mixture(np.zeros((30, 2)), 2, covariance_type="tied")
     with pytest.raises(ValueError, match="resp_init"):
         fit_gaussian_mixture(np.zeros((30, 2)), 2, resp_init=np.ones((30, 3)))
+    with pytest.raises(ValueError, match="algorithm"):
+        fit_gaussian_mixture(np.zeros((30, 2)), 2, algorithm="fast")
 
 
 def _pu_data(seed=0, n=300):
@@ -215,3 +285,16 @@ def test_selector_rejects_nan_and_sparse():
         FSCPUSelector(n_iter=2).fit(X, s)
     with pytest.raises((TypeError, ValueError), match=r"[Ss]parse"):
         FSCPUSelector(n_iter=2).fit(sp.csr_matrix(np.nan_to_num(X)), s)
+
+
+def test_dense_em_is_translation_invariant():
+    """Data far from the origin: the dense kernel centres internally, so nothing is lost."""
+    from weakfs.pu._gmm import fit_gaussian_mixture
+
+    rng = np.random.RandomState(3)
+    X = np.vstack([rng.normal(0, 1, (80, 3)), rng.normal(4, 0.5, (80, 3))])
+    base = fit_gaussian_mixture(X, 2, random_state=0, algorithm="dense")
+    far = fit_gaussian_mixture(X + 1e6, 2, random_state=0, algorithm="dense")
+    np.testing.assert_array_equal(base.labels, far.labels)
+    assert far.log_likelihood == pytest.approx(base.log_likelihood, abs=1e-6)
+    np.testing.assert_allclose(far.means, base.means + 1e6, rtol=0, atol=1e-6)

@@ -2,21 +2,34 @@
 
 The algorithm is scikit-learn's ``GaussianMixture`` (EM, ``tol=1e-3`` on the change of the mean
 log-likelihood, ``max_iter=100``, ``reg_covar=1e-6``, k-means initialisation, hard labels from a
-final E-step), written for speed:
+final E-step), written for speed.  Two implementations of the same EM iteration:
 
-* the E-step of all ``K`` full-covariance components is one matrix product
-  ``X @ [P_1 ... P_K]`` with the stacked Cholesky factors of the precisions (batched
-  ``numpy.linalg.cholesky`` / ``inv`` on a ``(K, d, d)`` stack), instead of ``K`` triangular solves;
+* **sparse** (chosen automatically when most entries are zero, as in Spambase's word
+  frequencies): the log-density of component ``k`` is expanded as
+  ``-x^T Lambda_k x / 2 + x^T Lambda_k mu_k + c_k``, so only the products ``x_a x_b`` of the
+  nonzero entries of a row enter; they are formed once per fit.  One fused numba pass per EM
+  iteration computes the E-step of a row (four components at a time in registers, log-sum-exp)
+  and immediately accumulates the M-step statistics ``sum_i r_ik x_i x_i^T`` and
+  ``sum_i r_ik x_i`` over the same products.  The precisions come from a numba Cholesky and
+  triangular inverse of the ``K`` covariances.  On Spambase (29 columns, about 6 nonzeros per
+  row) a row costs about 30 products per component instead of ``d^2 = 841``;
+* **dense**: the E-step of all ``K`` components is one matrix product ``X @ [P_1 ... P_K]`` with
+  the stacked Cholesky factors of the precisions, and the M-step one product for all ``K``
+  second moments.
+
+Both give the same parameters up to rounding (tested against each other and against
+scikit-learn from the same start).  Also:
+
 * the k-means initialisation (k-means++ with ``2 + floor(ln K)`` local trials, then Lloyd
-  iterations as in scikit-learn's ``KMeans(n_init=1)``) is a few matrix products per iteration;
-* ``resp_init`` starts EM from given responsibilities or hard labels (a *warm start*): FSCPU
-  starts each fit from the clustering of the previous search step, whose masks differ by a few
-  features, so EM converges in a few iterations;
+  iterations as in scikit-learn's ``KMeans(n_init=1)``) runs in numba over the nonzeros of the
+  rows (tested equal to scikit-learn's Lloyd from the same seeds);
+* ``resp_init`` starts EM from given responsibilities or hard labels (a *warm start*);
 * BLAS is limited to one thread inside a fit (small matrices: more threads only add overhead and
-  oversubscribe a shared machine); parallelism comes from fitting candidates in parallel threads.
+  oversubscribe a shared machine); parallelism comes from fitting candidates in parallel threads
+  (the numba kernels release the GIL).
 
-Options: ``covariance_type="diag"`` (faster, a coarser model) and :func:`kmeans` clustering (the
-fastest; FSCPU's ``clustering="kmeans"``).  Quality against scikit-learn: see
+Options: ``covariance_type="diag"`` (a coarser model) and :func:`kmeans` clustering (the
+fastest; FSCPU's ``clustering="kmeans"``).  Quality and speed against scikit-learn: see
 ``benchmarks/bench_fscpu.py`` (mean log-likelihood per mask, same masks, one run).
 """
 
@@ -28,12 +41,28 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_random_state
 
-from weakfs.pu._gmm_kernels import estep_from_sq, estep_full, weighted_rows
+from weakfs.pu._gmm_kernels import (
+    csr_rows,
+    em_pass_terms,
+    estep_from_sq,
+    estep_full,
+    gaussian_terms,
+    gaussian_terms_diag,
+    lloyd_csr,
+    m_step_terms,
+    row_terms,
+    row_terms_diag,
+    sq_distances_csr,
+    weighted_rows,
+)
 
 __all__ = ["MixtureFit", "fit_gaussian_mixture", "kmeans"]
 
 _EPS10 = 10 * np.finfo(np.float64).eps
 _LOG_2PI = np.log(2 * np.pi)
+#: "auto" uses the sparse full-covariance EM when the nonzero pairs of the rows are at most this
+#: share of all pairs (measured crossover, see ``docs/fscpu.md``).
+SPARSE_PAIR_FRACTION = 0.3
 
 
 @dataclass
@@ -55,20 +84,20 @@ class MixtureFit:
     covariances: np.ndarray
 
 
-def _squared_distances(X: np.ndarray, centers: np.ndarray, x_sq: np.ndarray) -> np.ndarray:
-    d = x_sq[:, None] - 2.0 * (X @ centers.T) + (centers * centers).sum(1)[None, :]
-    np.maximum(d, 0.0, out=d)
-    return d
+def _squared_distances(csr, x_sq: np.ndarray, centers: np.ndarray) -> np.ndarray:
+    out = np.empty((x_sq.shape[0], centers.shape[0]))
+    sq_distances_csr(*csr, x_sq, np.ascontiguousarray(centers), out)
+    return out
 
 
-def _kmeans_plusplus(X: np.ndarray, k: int, x_sq: np.ndarray, rng) -> np.ndarray:
+def _kmeans_plusplus(X: np.ndarray, csr, k: int, x_sq: np.ndarray, rng) -> np.ndarray:
     """Greedy k-means++ seeding (scikit-learn's: ``2 + floor(ln k)`` local trials per center)."""
     n = X.shape[0]
     n_trials = 2 + int(np.log(k))
     centers = np.empty((k, X.shape[1]))
     first = rng.randint(n)
     centers[0] = X[first]
-    closest = _squared_distances(X, centers[:1], x_sq)[:, 0]
+    closest = _squared_distances(csr, x_sq, centers[:1])[:, 0]
     pot = closest.sum()
     for c in range(1, k):
         if pot <= 0:  # fewer distinct rows than clusters: duplicate rows
@@ -77,7 +106,7 @@ def _kmeans_plusplus(X: np.ndarray, k: int, x_sq: np.ndarray, rng) -> np.ndarray
             rand_vals = rng.random_sample(n_trials) * pot
             candidates = np.searchsorted(np.cumsum(closest), rand_vals)
             np.clip(candidates, None, n - 1, out=candidates)
-        dist = _squared_distances(X, X[candidates], x_sq)  # (n, trials)
+        dist = _squared_distances(csr, x_sq, X[candidates])  # (n, trials)
         np.minimum(closest[:, None], dist, out=dist)
         pots = dist.sum(0)
         best = int(np.argmin(pots))
@@ -93,42 +122,20 @@ def kmeans(
     """Lloyd's k-means from k-means++ seeds (scikit-learn's ``KMeans(n_init=1)`` algorithm).
 
     Stops when the labels no longer change or the total squared center shift is at most
-    ``tol * mean(var(X, axis=0))``.  Returns ``(labels, centers, inertia)``.
+    ``tol * mean(var(X, axis=0))``.  Returns ``(labels, centers, inertia)``.  The distances
+    are computed over the nonzero entries of each row (numba), which is exact and fast on
+    sparse data.
     """
-    X = np.asarray(X, dtype=np.float64)
-    rng = check_random_state(random_state)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _kmeans(X, csr_rows(X)[:3], n_clusters, max_iter, tol, check_random_state(random_state))
+
+
+def _kmeans(X, csr, n_clusters, max_iter, tol, rng):
     x_sq = (X * X).sum(1)
     tol_abs = tol * float(np.mean(np.var(X, axis=0)))
-    centers = _kmeans_plusplus(X, n_clusters, x_sq, rng)
-    labels = np.full(X.shape[0], -1, dtype=np.intp)
-    for _ in range(max_iter):
-        dist = _squared_distances(X, centers, x_sq)
-        new_labels = np.argmin(dist, axis=1)
-        counts = np.bincount(new_labels, minlength=n_clusters)
-        sums = _row_sums(new_labels, X, n_clusters)
-        new_centers = centers.copy()
-        nonempty = counts > 0
-        new_centers[nonempty] = sums[nonempty] / counts[nonempty, None]
-        if not nonempty.all():  # relocate empty clusters to the farthest rows, as scikit-learn
-            far = np.argsort(-dist[np.arange(X.shape[0]), new_labels])[: (~nonempty).sum()]
-            new_centers[~nonempty] = X[far]
-        shift = float(((new_centers - centers) ** 2).sum())
-        centers = new_centers
-        if np.array_equal(new_labels, labels):
-            break
-        labels = new_labels
-        if shift <= tol_abs:
-            break
-    dist = _squared_distances(X, centers, x_sq)
-    labels = np.argmin(dist, axis=1)
-    inertia = float(dist[np.arange(X.shape[0]), labels].sum())
-    return labels, centers, inertia
-
-
-def _row_sums(labels: np.ndarray, X: np.ndarray, k: int) -> np.ndarray:
-    onehot = np.zeros((X.shape[0], k))
-    onehot[np.arange(X.shape[0]), labels] = 1.0
-    return onehot.T @ X
+    centers = _kmeans_plusplus(X, csr, n_clusters, x_sq, rng)
+    labels, centers, inertia = lloyd_csr(*csr, x_sq, centers, max_iter, tol_abs)
+    return labels.astype(np.intp), centers, float(inertia)
 
 
 def _m_step(X, resp, reg_covar, covariance_type, work=None):
@@ -183,6 +190,76 @@ def _e_step(X, weights, means, prec, log_det, covariance_type, resp_out=None):
     return log_norm, resp
 
 
+class _SparseEM:
+    """EM on the nonzeros of ``X`` (one fused numba pass per EM iteration).
+
+    The log-density of component ``k`` is expanded as ``-x^T Lambda_k x / 2 + x^T Lambda_k mu_k
+    + const_k``, so a row costs ``nnz_i (nnz_i + 1) / 2 + nnz_i`` products per component instead
+    of ``d^2`` (full covariance; ``2 nnz_i`` instead of ``2 d`` for the diagonal model); the
+    products are formed once per fit, and the M-step statistics ``sum_i r_ik x_i x_i^T`` (or its
+    diagonal) and ``sum_i r_ik x_i`` are accumulated in the same pass over the same products.
+    The same EM as the dense path, the same parameters up to rounding.
+    """
+
+    def __init__(self, X: np.ndarray, csr, n_components: int, reg_covar: float, diag: bool):
+        self.n, self.d = X.shape
+        self.K = n_components
+        self.reg_covar = reg_covar
+        self.diag = diag
+        d, K = self.d, self.K
+        self.n_pairs = d if diag else d * (d + 1) // 2
+        self.terms = (row_terms_diag if diag else row_terms)(*csr, d)
+        Kp = -(-K // 4) * 4  # the kernel works on 4 components at a time
+        self.table = np.zeros((self.n_pairs + d, Kp))
+        self.stats = np.zeros((self.n_pairs + d, Kp))
+        self.const = np.full(Kp, -1e300)  # padding components: zero responsibility
+        self.nk = np.zeros(K)
+
+    def _pass(self, mode, resp):
+        return em_pass_terms(*self.terms, self.table, self.const, mode, resp, self.stats, self.nk)
+
+    def m_step(self):
+        """Parameters from the statistics of the last pass (``_m_step`` of the dense path)."""
+        K, d = self.K, self.d
+        weights, means = np.empty(K), np.empty((K, d))
+        cov = np.empty((K, d, 1 if self.diag else d))
+        m_step_terms(
+            self.stats, self.nk, self.n, self.reg_covar, _EPS10, self.diag, weights, means, cov
+        )
+        return weights, means, cov[:, :, 0].copy() if self.diag else cov
+
+    def set_parameters(self, weights, means, cov):
+        """Write the log-density coefficients of the given parameters into the table."""
+        if self.diag:
+            gaussian_terms_diag(cov, means, weights, self.table, self.const)
+        elif not gaussian_terms(cov, means, weights, self.table, self.const):
+            raise np.linalg.LinAlgError(
+                "a mixture component has a singular covariance; increase reg_covar"
+            )
+
+    def run(self, resp, tol, max_iter):
+        """EM from initial responsibilities; returns the fit's pieces (dense-path semantics)."""
+        n = self.n
+        self._pass(2, np.ascontiguousarray(resp, dtype=np.float64))  # statistics of resp_init
+        weights, means, cov = self.m_step()
+        resp = np.empty((n, self.K))
+        lower = -np.inf
+        converged = False
+        n_iter = 0
+        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
+            self.set_parameters(weights, means, cov)
+            new_lower = self._pass(1, resp) / n
+            weights, means, cov = self.m_step()
+            change = new_lower - lower
+            lower = new_lower
+            if abs(change) < tol:
+                converged = True
+                break
+        self.set_parameters(weights, means, cov)
+        log_lik = self._pass(0, resp) / n
+        return resp, log_lik, n_iter, converged, weights, means, cov
+
+
 def fit_gaussian_mixture(
     X,
     n_components: int = 10,
@@ -194,6 +271,7 @@ def fit_gaussian_mixture(
     resp_init=None,
     random_state=None,
     limit_blas_threads: bool = True,
+    algorithm: str = "auto",
 ) -> MixtureFit:
     """Fit a Gaussian mixture by EM (scikit-learn's algorithm and defaults, faster).
 
@@ -215,6 +293,12 @@ def fit_gaussian_mixture(
     limit_blas_threads : bool, default=True
         Run with one BLAS thread (``threadpoolctl``; entering the limit costs milliseconds, so a
         caller fitting many mixtures sets the limit once around all of them and passes False).
+    algorithm : {"auto", "dense", "sparse"}, default="auto"
+        How the full-covariance EM iterates (the same EM, the same fit up to rounding):
+        "dense" with matrix products over all entries, "sparse" with one fused pass over the
+        nonzero pairs of every row (much faster on sparse data such as word frequencies);
+        "auto" takes "sparse" when the nonzero pairs ``x_a x_b`` (``a <= b``; the nonzero
+        entries for ``covariance_type="diag"``) are at most ``SPARSE_PAIR_FRACTION`` of all.
 
     Returns
     -------
@@ -231,10 +315,12 @@ def fit_gaussian_mixture(
     """
     from threadpoolctl import threadpool_limits
 
-    X = np.asarray(X, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
     n = X.shape[0]
     if covariance_type not in ("full", "diag"):
         raise ValueError(f"covariance_type must be 'full' or 'diag'; got {covariance_type!r}")
+    if algorithm not in ("auto", "dense", "sparse"):
+        raise ValueError(f"algorithm must be 'auto', 'dense' or 'sparse'; got {algorithm!r}")
     if n_components > n:
         raise ValueError(
             f"n_components={n_components} is larger than the number of rows ({n}); "
@@ -242,8 +328,12 @@ def fit_gaussian_mixture(
         )
     limiter = threadpool_limits(limits=1, user_api="blas") if limit_blas_threads else nullcontext()
     with limiter:
+        csr, pairs = None, None
+        if algorithm != "dense" or resp_init is None:
+            *csr, pairs = csr_rows(X)
         if resp_init is None:
-            labels, _, _ = kmeans(X, n_components, random_state=random_state)
+            rng = check_random_state(random_state)
+            labels = _kmeans(X, csr, n_components, 300, 1e-4, rng)[0]
             resp = np.zeros((n, n_components))
             resp[np.arange(n), labels] = 1.0
         else:
@@ -257,6 +347,30 @@ def fit_gaussian_mixture(
                 raise ValueError(
                     f"resp_init has shape {resp.shape}; expected ({n}, {n_components})"
                 )
+        if algorithm != "dense":
+            d = X.shape[1]
+            diag = covariance_type == "diag"
+            if diag:
+                share = len(csr[2]) / (n * d)
+            else:
+                share = pairs / (n * d * (d + 1) / 2)
+            if algorithm == "sparse" or share <= SPARSE_PAIR_FRACTION:
+                em = _SparseEM(X, csr, n_components, reg_covar, diag)
+                resp, log_lik, n_iter, converged, weights, means, cov = em.run(resp, tol, max_iter)
+                return MixtureFit(
+                    labels=np.argmax(resp, axis=1),
+                    resp=resp,
+                    log_likelihood=float(log_lik),
+                    n_iter=n_iter,
+                    converged=converged,
+                    weights=weights,
+                    means=means,
+                    covariances=cov,
+                )
+        # A translation changes neither the fit nor its likelihood; centring keeps the dense
+        # kernel's raw second moments (E[xx'] - mu mu') free of cancellation far from the origin.
+        offset = X.mean(axis=0)
+        X = X - offset
         work = np.empty((n, n_components * X.shape[1])) if covariance_type == "full" else None
         weights, means, cov = _m_step(X, resp, reg_covar, covariance_type, work)
         resp = np.empty((n, n_components))
@@ -282,6 +396,6 @@ def fit_gaussian_mixture(
         n_iter=n_iter,
         converged=converged,
         weights=weights,
-        means=means,
+        means=means + offset,
         covariances=cov,
     )

@@ -75,3 +75,386 @@ def weighted_rows(X, resp, out):
             base = k * d
             for j in range(d):
                 out[i, base + j] = r * X[i, j]
+
+
+@njit(cache=True, nogil=True)
+def csr_rows(X):
+    """Row-compressed nonzeros of a dense ``X``: ``(indptr, indices, data, n_pairs)``.
+
+    ``n_pairs`` is the number of nonzero products ``x_a x_b`` (``a <= b``) over all rows,
+    ``sum_i nnz_i (nnz_i + 1) / 2``: the work of the sparse full-covariance EM pass.
+    """
+    n, d = X.shape
+    nnz = 0
+    for i in range(n):
+        for j in range(d):
+            if X[i, j] != 0.0:
+                nnz += 1
+    indptr = np.empty(n + 1, dtype=np.int64)
+    indices = np.empty(nnz, dtype=np.int64)
+    data = np.empty(nnz)
+    p = 0
+    pairs = 0
+    indptr[0] = 0
+    for i in range(n):
+        for j in range(d):
+            v = X[i, j]
+            if v != 0.0:
+                indices[p] = j
+                data[p] = v
+                p += 1
+        m = p - indptr[i]
+        pairs += m * (m + 1) // 2
+        indptr[i + 1] = p
+    return indptr, indices, data, pairs
+
+
+@njit(cache=True, nogil=True)
+def row_terms(indptr, indices, data, n_features):
+    """Per row, the products the fused EM pass needs, with their slot in a coefficient table.
+
+    The table has ``d (d + 1) / 2 + d`` rows: the upper triangle ``a <= b`` packed row by row
+    (slot ``a (2d - a - 1) / 2 + b``, the order of ``numpy.triu_indices(d)``), then one slot per
+    feature.  For the nonzeros of a row: the product ``x_a x_b`` in its pair slot and ``x_a``
+    in its feature slot.  Returns ``(tptr, tidx, tval)`` in CSR layout.
+    """
+    n = indptr.shape[0] - 1
+    d = n_features
+    n_pairs = d * (d + 1) // 2
+    count = 0
+    for i in range(n):
+        m = indptr[i + 1] - indptr[i]
+        count += m * (m + 1) // 2 + m
+    tptr = np.empty(n + 1, dtype=np.int64)
+    tidx = np.empty(count, dtype=np.int64)
+    tval = np.empty(count)
+    t = 0
+    tptr[0] = 0
+    for i in range(n):
+        start = indptr[i]
+        end = indptr[i + 1]
+        for p in range(start, end):
+            a = indices[p]
+            xa = data[p]
+            tidx[t] = n_pairs + a
+            tval[t] = xa
+            t += 1
+            row = a * (2 * d - a - 1) // 2
+            for q in range(p, end):
+                tidx[t] = row + indices[q]
+                tval[t] = xa * data[q]
+                t += 1
+        tptr[i + 1] = t
+    return tptr, tidx, tval
+
+
+@njit(cache=True, nogil=True)
+def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out):
+    """One fused pass of EM over precomputed row products (see :func:`row_terms`).
+
+    Row ``i``'s log-density under component ``k`` is
+    ``const[k] + sum_t tval[t] * table[tidx[t], k]`` over the row's terms; ``table`` holds
+    ``-Lambda_k[a, a] / 2`` / ``-Lambda_k[a, b]`` (``a < b``) in the pair slots and
+    ``(Lambda_k mu_k)[a]`` in the feature slots (:func:`gaussian_terms`).  ``table``,
+    ``const`` and ``stats_out`` have ``Kp`` columns, ``K`` rounded up to a multiple of 4 (the
+    padding components have ``const = -inf``-like values, so zero responsibility): the sums are
+    kept in registers, four components at a time.
+
+    ``mode`` 0: E-step only (responsibilities into ``resp``); 1: E-step, then accumulate the
+    M-step statistics ``stats_out[slot, k] = sum_i r_ik * term`` and ``nk_out[k] = sum_i r_ik``
+    (zeroed first); 2: statistics only, from the given ``resp``.  Returns the sum over rows of
+    the log-likelihood (0 in mode 2).
+    """
+    n = tptr.shape[0] - 1
+    K = resp.shape[1]
+    Kp = table.shape[1]
+    total = 0.0
+    acc = np.zeros(Kp)
+    if mode != 0:
+        stats_out[:] = 0.0
+        nk_out[:] = 0.0
+    for i in range(n):
+        start = tptr[i]
+        end = tptr[i + 1]
+        if mode != 2:
+            for c in range(0, Kp, 4):
+                a0 = const[c]
+                a1 = const[c + 1]
+                a2 = const[c + 2]
+                a3 = const[c + 3]
+                for t in range(start, end):
+                    j = tidx[t]
+                    v = tval[t]
+                    a0 += v * table[j, c]
+                    a1 += v * table[j, c + 1]
+                    a2 += v * table[j, c + 2]
+                    a3 += v * table[j, c + 3]
+                acc[c] = a0
+                acc[c + 1] = a1
+                acc[c + 2] = a2
+                acc[c + 3] = a3
+            mx = acc[0]
+            for k in range(1, K):
+                if acc[k] > mx:
+                    mx = acc[k]
+            tot = 0.0
+            for k in range(Kp):
+                diff = acc[k] - mx
+                # exp underflows to exactly 0 below -745.2: skip the call (same result)
+                e = math.exp(diff) if diff > -746.0 else 0.0
+                acc[k] = e
+                tot += e
+            total += mx + math.log(tot)
+            inv = 1.0 / tot
+            for k in range(Kp):
+                acc[k] *= inv
+            for k in range(K):
+                resp[i, k] = acc[k]
+        else:
+            for k in range(K):
+                acc[k] = resp[i, k]
+        if mode != 0:
+            for k in range(K):
+                nk_out[k] += acc[k]
+            for c in range(0, Kp, 4):
+                r0 = acc[c]
+                r1 = acc[c + 1]
+                r2 = acc[c + 2]
+                r3 = acc[c + 3]
+                if r0 == 0.0 and r1 == 0.0 and r2 == 0.0 and r3 == 0.0:
+                    continue  # adding zeros changes nothing: skip (same result)
+                for t in range(start, end):
+                    j = tidx[t]
+                    v = tval[t]
+                    stats_out[j, c] += v * r0
+                    stats_out[j, c + 1] += v * r1
+                    stats_out[j, c + 2] += v * r2
+                    stats_out[j, c + 3] += v * r3
+    return total
+
+
+@njit(cache=True, nogil=True)
+def gaussian_terms(cov, means, weights, table_out, const_out):
+    """Coefficients of :func:`em_pass_terms` from full covariances ``cov`` (K, d, d).
+
+    Cholesky ``cov_k = L L^T``, ``Lambda_k = L^-T L^-1``, log-determinant from ``diag(L)``;
+    writes ``-Lambda_k / 2`` (diagonal) and ``-Lambda_k[a, b]`` (``a < b``) into the packed pair
+    slots of ``table_out``, ``Lambda_k mu_k`` into its feature slots, and
+    ``-(d log 2 pi + mu_k^T Lambda_k mu_k) / 2 + log det Lambda_k^(1/2) + log w_k`` into
+    ``const_out``.  Returns False (outputs incomplete) if a covariance is not positive definite.
+    """
+    K, d, _ = cov.shape
+    n_pairs = d * (d + 1) // 2
+    L = np.zeros((d, d))
+    U = np.zeros((d, d))  # U = (L^-1)^T, upper triangular: U[a, c] = L^-1[c, a]
+    lam = np.empty((d, d))
+    for k in range(K):
+        # Cholesky, lower triangle of L (row-oriented: inner loops run along rows of L)
+        for j in range(d):
+            s = cov[k, j, j]
+            for c in range(j):
+                s -= L[j, c] * L[j, c]
+            if not s > 0.0:
+                return False
+            ljj = math.sqrt(s)
+            L[j, j] = ljj
+            for r in range(j + 1, d):
+                t = cov[k, r, j]
+                for c in range(j):
+                    t -= L[r, c] * L[j, c]
+                L[r, j] = t / ljj
+        # column j of L^-1 (row j of U) by forward substitution
+        log_det = 0.0
+        for j in range(d):
+            log_det -= math.log(L[j, j])
+            U[j, j] = 1.0 / L[j, j]
+            for r in range(j + 1, d):
+                t = 0.0
+                for c in range(j, r):
+                    t -= L[r, c] * U[j, c]
+                U[j, r] = t / L[r, r]
+        # Lambda[a, b] = sum_c U[a, c] U[b, c] over c >= max(a, b)
+        slot = 0
+        for a in range(d):
+            for b in range(a, d):
+                t = 0.0
+                for c in range(b, d):
+                    t += U[a, c] * U[b, c]
+                lam[a, b] = t
+                lam[b, a] = t
+                table_out[slot, k] = -0.5 * t if a == b else -t
+                slot += 1
+        mlm = 0.0
+        for a in range(d):
+            t = 0.0
+            for b in range(d):
+                t += lam[a, b] * means[k, b]
+            table_out[n_pairs + a, k] = t
+            mlm += t * means[k, a]
+        const_out[k] = -0.5 * d * _LOG_2PI - 0.5 * mlm + log_det + math.log(weights[k])
+    return True
+
+
+@njit(cache=True, nogil=True)
+def m_step_terms(stats, nk_raw, n, reg_covar, eps, diag, weights_out, means_out, cov_out):
+    """Mixture parameters from the statistics of :func:`em_pass_terms` (the dense M-step).
+
+    ``nk = nk_raw + eps``, ``weights = nk / n``, ``means = s1 / nk``; full: ``cov = S / nk -
+    mu mu^T`` symmetrised from the packed upper triangle, plus ``reg_covar`` on the diagonal;
+    diagonal model (``cov_out`` of shape (K, d)): ``max(s2 / nk - mu^2 + reg_covar, reg_covar)``.
+    """
+    K = nk_raw.shape[0]
+    d = means_out.shape[1]
+    n_pairs = d if diag else d * (d + 1) // 2
+    for k in range(K):
+        nk = nk_raw[k] + eps
+        weights_out[k] = nk / n
+        for a in range(d):
+            means_out[k, a] = stats[n_pairs + a, k] / nk
+        if diag:
+            for a in range(d):
+                v = stats[a, k] / nk - means_out[k, a] * means_out[k, a] + reg_covar
+                cov_out[k, a, 0] = v if v > reg_covar else reg_covar
+        else:
+            slot = 0
+            for a in range(d):
+                for b in range(a, d):
+                    v = stats[slot, k] / nk - means_out[k, a] * means_out[k, b]
+                    cov_out[k, a, b] = v
+                    cov_out[k, b, a] = v
+                    slot += 1
+                cov_out[k, a, a] += reg_covar
+
+
+@njit(cache=True, nogil=True)
+def sq_distances_csr(indptr, indices, data, x_sq, centers, out):
+    """``out[i, k] = max(||x_i||^2 - 2 x_i . c_k + ||c_k||^2, 0)`` over the nonzeros of ``x_i``."""
+    n = indptr.shape[0] - 1
+    m, d = centers.shape
+    ct = np.ascontiguousarray(centers.T)
+    c_sq = np.zeros(m)
+    for k in range(m):
+        for j in range(d):
+            c_sq[k] += centers[k, j] * centers[k, j]
+    dot = np.empty(m)
+    for i in range(n):
+        for k in range(m):
+            dot[k] = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            a = indices[p]
+            v = data[p]
+            for k in range(m):
+                dot[k] += v * ct[a, k]
+        for k in range(m):
+            v = x_sq[i] - 2.0 * dot[k] + c_sq[k]
+            out[i, k] = v if v > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def lloyd_csr(indptr, indices, data, x_sq, centers, max_iter, tol_abs):
+    """Lloyd iterations of ``weakfs.pu._gmm.kmeans`` on the nonzeros of the rows.
+
+    Same rules as scikit-learn's ``KMeans`` Lloyd loop: assign to the nearest center (lowest
+    index on ties), move each center to the mean of its rows, relocate empty clusters to the
+    rows farthest from their center; stop when the labels no longer change or the total squared
+    center shift is at most ``tol_abs``.  Returns ``(labels, centers, inertia)`` of the final
+    assignment to the final centers.
+    """
+    n = indptr.shape[0] - 1
+    K, d = centers.shape
+    dist = np.empty((n, K))
+    labels = np.full(n, -1, dtype=np.int64)
+    new_labels = np.empty(n, dtype=np.int64)
+    centers = centers.copy()
+    sums = np.empty((K, d))
+    counts = np.empty(K, dtype=np.int64)
+    for _ in range(max_iter):
+        sq_distances_csr(indptr, indices, data, x_sq, centers, dist)
+        sums[:] = 0.0
+        counts[:] = 0
+        for i in range(n):
+            best = 0
+            for k in range(1, K):
+                if dist[i, k] < dist[i, best]:
+                    best = k
+            new_labels[i] = best
+            counts[best] += 1
+            for p in range(indptr[i], indptr[i + 1]):
+                sums[best, indices[p]] += data[p]
+        new_centers = centers.copy()
+        n_empty = 0
+        for k in range(K):
+            if counts[k] > 0:
+                for j in range(d):
+                    new_centers[k, j] = sums[k, j] / counts[k]
+            else:
+                n_empty += 1
+        if n_empty > 0:  # relocate empty clusters to the farthest rows, as scikit-learn
+            own = np.empty(n)
+            for i in range(n):
+                own[i] = -dist[i, new_labels[i]]
+            far = np.argsort(own)
+            r = 0
+            for k in range(K):
+                if counts[k] == 0:
+                    row = far[r]
+                    r += 1
+                    for j in range(d):
+                        new_centers[k, j] = 0.0
+                    for p in range(indptr[row], indptr[row + 1]):
+                        new_centers[k, indices[p]] = data[p]
+        shift = 0.0
+        for k in range(K):
+            for j in range(d):
+                diff = new_centers[k, j] - centers[k, j]
+                shift += diff * diff
+        centers = new_centers
+        same = True
+        for i in range(n):
+            if new_labels[i] != labels[i]:
+                same = False
+            labels[i] = new_labels[i]
+        if same or shift <= tol_abs:
+            break
+    sq_distances_csr(indptr, indices, data, x_sq, centers, dist)
+    inertia = 0.0
+    for i in range(n):
+        best = 0
+        for k in range(1, K):
+            if dist[i, k] < dist[i, best]:
+                best = k
+        labels[i] = best
+        inertia += dist[i, best]
+    return labels, centers, inertia
+
+
+@njit(cache=True, nogil=True)
+def row_terms_diag(indptr, indices, data, n_features):
+    """:func:`row_terms` for a diagonal model: ``x_a^2`` in slot ``a``, ``x_a`` in ``d + a``."""
+    n = indptr.shape[0] - 1
+    nnz = indptr[n]
+    tptr = 2 * indptr
+    tidx = np.empty(2 * nnz, dtype=np.int64)
+    tval = np.empty(2 * nnz)
+    for p in range(nnz):
+        a = indices[p]
+        v = data[p]
+        tidx[2 * p] = n_features + a
+        tval[2 * p] = v
+        tidx[2 * p + 1] = a
+        tval[2 * p + 1] = v * v
+    return tptr, tidx, tval
+
+
+@njit(cache=True, nogil=True)
+def gaussian_terms_diag(var, means, weights, table_out, const_out):
+    """:func:`gaussian_terms` for diagonal covariances ``var`` (K, d) (always positive)."""
+    K, d = var.shape
+    for k in range(K):
+        c = -0.5 * d * _LOG_2PI + math.log(weights[k])
+        for a in range(d):
+            prec = 1.0 / var[k, a]
+            table_out[a, k] = -0.5 * prec
+            table_out[d + a, k] = means[k, a] * prec
+            c += -0.5 * means[k, a] * means[k, a] * prec + 0.5 * math.log(prec)
+        const_out[k] = c
