@@ -113,3 +113,13 @@ def test_columnwise_equals_loop_on_random_data():
         assert info.joint_mutual_information_columns(X, b, y)[a] == pytest.approx(
             info.mutual_information(X[:, [a, b]], y), abs=1e-12
         )
+
+
+def test_bin_equal_width_applies_fitted_edges_to_new_data():
+    # in range: the same codes as equal_width_bins; out of range: the end bins; constant: bin 0
+    X = np.array([[0.0, 3.0], [0.5, 3.0], [1.0, 3.0]])
+    codes, _ = info.equal_width_bins(X, n_bins=4)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    np.testing.assert_array_equal(info.bin_equal_width(X, lo, hi, 4), codes)
+    new = np.array([[-5.0, 9.0], [0.26, 3.0], [7.0, -1.0]])
+    assert info.bin_equal_width(new, lo, hi, 4).tolist() == [[0, 0], [1, 0], [3, 0]]

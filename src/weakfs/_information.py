@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "bin_equal_width",
     "conditional_mutual_information",
     "encode",
     "entropy",
@@ -195,6 +196,28 @@ def joint_mutual_information_columns(X, j: int, y, *, base: float = 2) -> np.nda
     return _columnwise_mi(pair_codes, sizes * sizes[j], y_codes, k_y, base)
 
 
+def bin_equal_width(values, lo, hi, n_bins: int) -> np.ndarray:
+    """Equal-width bin index of ``values`` for the range ``[lo, hi]`` cut into ``n_bins``.
+
+    ``lo``/``hi`` may be arrays broadcasting over columns, so fitted edges can be applied to new
+    data: values outside ``[lo, hi]`` fall into the end bins; a constant column (``hi == lo``) is
+    bin 0.  This is the formula of :func:`equal_width_bins` (and of UFVS's ``transform``).
+
+    Examples
+    --------
+    >>> bin_equal_width([-1.0, 0.0, 0.49, 0.5, 1.0, 7.0], 0.0, 1.0, 2)
+    array([0, 0, 0, 1, 1, 1])
+    """
+    values = np.asarray(values, dtype=float)
+    lo = np.asarray(lo, dtype=float)
+    width = np.asarray(hi, dtype=float) - lo
+    safe = np.where(width == 0, 1.0, width)
+    with np.errstate(invalid="ignore", over="ignore"):
+        raw = (values - lo) / safe * n_bins
+    codes = np.clip(raw, 0, n_bins - 1).astype(np.int64)
+    return np.where(width == 0, 0, codes)
+
+
 def equal_width_bins(
     X, n_bins: int = 5, *, keep_discrete_up_to: int | None = None
 ) -> tuple[np.ndarray, list[np.ndarray | None]]:
@@ -241,10 +264,6 @@ def equal_width_bins(
                 codes[:, j] = np.searchsorted(uniq, col)
                 edges.append(None)
                 continue
-        width = hi[j] - lo[j]
-        if width == 0:
-            codes[:, j] = 0
-        else:
-            codes[:, j] = np.minimum(((col - lo[j]) / width * n_bins).astype(np.int64), n_bins - 1)
+        codes[:, j] = bin_equal_width(col, lo[j], hi[j], n_bins)
         edges.append(np.linspace(lo[j], hi[j], n_bins + 1))
     return codes, edges

@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from weakfs._information import entropy, mutual_information
+from weakfs._information import bin_equal_width, entropy, mutual_information
 from weakfs.unsupervised import _ufvs_kernels as K
 
 __all__ = ["UFVSSelector", "binary_entropy_of_counts", "ufvs_path"]
@@ -100,22 +100,6 @@ def _bin_labels(lo: float, hi: float, n_bins: int) -> list[str]:
         if len(set(labels)) == n_bins:
             break
     return labels
-
-
-def _bin_values(values: np.ndarray, lo, hi, n_bins: int) -> np.ndarray:
-    """Equal-width bin index, the formula of ``weakfs._information.equal_width_bins``.
-
-    ``lo``/``hi`` may be arrays broadcasting over columns.  Values outside ``[lo, hi]`` (new data)
-    fall into the end bins; a constant column (``hi == lo``) is bin 0.
-    """
-    lo = np.asarray(lo, dtype=float)
-    width = np.asarray(hi, dtype=float) - lo
-    safe = np.where(width == 0, 1.0, width)
-    with np.errstate(invalid="ignore", over="ignore"):
-        raw = (values - lo) / safe * n_bins
-    raw = np.clip(raw, 0, n_bins - 1)
-    codes = raw.astype(np.int64)
-    return np.where(width == 0, 0, codes)
 
 
 def _is_categorical_dtype(dtype) -> bool:
@@ -485,7 +469,7 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
         else:
             present = np.ones(block.shape, dtype=bool)
             lo, hi = block.min(axis=0), block.max(axis=0)
-        binned = _bin_values(block, lo, hi, self.n_bins)
+        binned = bin_equal_width(block, lo, hi, self.n_bins)
         if zero_absent:
             binned[~present] = -1
         for i, j in enumerate(block_ids):
@@ -533,7 +517,7 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
             lo[has] = np.minimum.reduceat(data, starts)
             hi[has] = np.maximum.reduceat(data, starts)
         col_of = np.repeat(np.arange(d), nnz)
-        codes = _bin_values(data, lo[col_of], hi[col_of], self.n_bins)
+        codes = bin_equal_width(data, lo[col_of], hi[col_of], self.n_bins)
         columns: list[_Column] = []
         for j in range(d):
             if self.keep_discrete_up_to is not None and has[j]:
@@ -675,7 +659,7 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
             return _encode_categories(values, col.categories)
         x = _as_float(values, name)
         if col.kind == "bins":
-            codes = _bin_values(x, col.lo, col.hi, self.n_bins)
+            codes = bin_equal_width(x, col.lo, col.hi, self.n_bins)
             if col.n_codes == 1:
                 codes = np.zeros_like(codes)
         else:
