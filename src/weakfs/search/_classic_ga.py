@@ -16,7 +16,13 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from weakfs._validation import progress
-from weakfs.search._fsga import PROPORTIONS, SearchResult, _ensure_nonempty, evaluate_masks
+from weakfs.search._fsga import (
+    PROPORTIONS,
+    SearchResult,
+    _ensure_nonempty,
+    evaluate_masks,
+    generation_record,
+)
 
 __all__ = ["ClassicGA"]
 
@@ -94,15 +100,7 @@ class ClassicGA:
         for g in progress(range(self.n_generations), enabled=self.verbose, desc="CGA"):
             fitness, _ = evaluate_masks(objective, population)
             order = np.argsort(-fitness, kind="stable")
-            history.append(
-                {
-                    "generation": g,
-                    "best_fitness": float(fitness[order[0]]),
-                    "mean_fitness": float(np.mean(fitness)),
-                    "best_size": int(population[order[0]].sum()),
-                    "mean_size": float(population.sum(axis=1).mean()),
-                }
-            )
+            history.append(generation_record(g, population, fitness))
             parents = population[order[: self.n_parents]]
             which = pairs[rng.choice(len(pairs), n_children)]
             swap = rng.randint(2, size=n_children).astype(bool)
@@ -120,15 +118,7 @@ class ClassicGA:
         fitness, _ = evaluate_masks(objective, population)
         order = np.argsort(-fitness, kind="stable")
         best = order[0]
-        history.append(
-            {
-                "generation": self.n_generations,
-                "best_fitness": float(fitness[best]),
-                "mean_fitness": float(np.mean(fitness)),
-                "best_size": int(population[best].sum()),
-                "mean_size": float(population.sum(axis=1).mean()),
-            }
-        )
+        history.append(generation_record(self.n_generations, population, fitness))
         return SearchResult(
             support=population[best].copy(),
             best_mask=population[best].copy(),

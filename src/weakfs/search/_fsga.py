@@ -68,6 +68,21 @@ def evaluate_masks(objective, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return np.array([float(objective(m)) for m in masks]), None
 
 
+def generation_record(
+    generation: int, population: np.ndarray, fitness: np.ndarray, **extra
+) -> dict:
+    """One row of a GA's ``history``: best and mean fitness and subset size of a generation."""
+    best = int(np.argmax(fitness))  # the first best, as the stable descending sort ranks it
+    return {
+        "generation": generation,
+        "best_fitness": float(fitness[best]),
+        "mean_fitness": float(np.mean(fitness)),
+        "best_size": int(population[best].sum()),
+        "mean_size": float(population.sum(axis=1).mean()),
+        **extra,
+    }
+
+
 def _ensure_nonempty(pop: np.ndarray, allowed: np.ndarray, rng) -> np.ndarray:
     empty = ~pop.any(axis=1)
     for r in np.flatnonzero(empty):
@@ -241,16 +256,7 @@ class FSGA:
             weights = np.where(population, weights, 0.0)
             order = np.argsort(-fitness, kind="stable")
             best = order[0]
-            history.append(
-                {
-                    "generation": g,
-                    "best_fitness": float(fitness[best]),
-                    "mean_fitness": float(np.mean(fitness)),
-                    "best_size": int(population[best].sum()),
-                    "mean_size": float(population.sum(axis=1).mean()),
-                    "n_removed": int(removed.sum()),
-                }
-            )
+            history.append(generation_record(g, population, fitness, n_removed=int(removed.sum())))
             parents = population[order[:n_par]].copy()
             parent_w = weights[order[:n_par]].copy()
             if self.relevance_test:
@@ -297,14 +303,7 @@ class FSGA:
         order = np.argsort(-fitness, kind="stable")
         best = order[0]
         history.append(
-            {
-                "generation": self.n_generations,
-                "best_fitness": float(fitness[best]),
-                "mean_fitness": float(np.mean(fitness)),
-                "best_size": int(population[best].sum()),
-                "mean_size": float(population.sum(axis=1).mean()),
-                "n_removed": int(removed.sum()),
-            }
+            generation_record(self.n_generations, population, fitness, n_removed=int(removed.sum()))
         )
         if self.final == "vote":
             freq = population.mean(axis=0)
