@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 __all__ = [
     "check_n_features_to_select",
+    "check_y_given",
     "progress",
     "spawn_random_states",
     "spawn_seeds",
@@ -48,6 +51,24 @@ def validate_X(
     )
 
 
+def check_y_given(estimator, y, *, stacklevel: int = 3) -> None:
+    """scikit-learn's error for a missing ``y`` and its warning for a column-vector ``y``.
+
+    The wording is the one scikit-learn's estimator checks look for.
+    """
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y is None"
+        )
+    shape = getattr(y, "shape", None)
+    if shape is not None and len(shape) == 2 and shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it is raveled",
+            DataConversionWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def validate_X_y(
     estimator,
     X,
@@ -61,8 +82,10 @@ def validate_X_y(
 ):
     """Validate ``X`` (resetting ``n_features_in_``) and check ``y`` has one entry per row.
 
-    Labels are returned as given (1-D numpy): their coding is checked by ``weakfs._labels``.
+    A missing ``y`` raises and a column-vector ``y`` warns (:func:`check_y_given`).  Labels are
+    returned as given (1-D numpy): their coding is checked by ``weakfs._labels``.
     """
+    check_y_given(estimator, y, stacklevel=4)
     X = validate_X(
         estimator,
         X,

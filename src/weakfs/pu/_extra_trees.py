@@ -6,7 +6,6 @@ See ``docs/pu_extra_trees.md`` for the method, the API and every deviation from 
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from itertools import pairwise
 from numbers import Integral, Real
@@ -15,7 +14,6 @@ from typing import ClassVar
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
@@ -351,14 +349,6 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if y is None:
-            raise ValueError("requires y to be passed, but the target y is None")
-        if getattr(y, "ndim", np.ndim(y)) == 2 and np.shape(y)[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected; it is raveled",
-                DataConversionWarning,
-                stacklevel=2,
-            )
         X, y = validate_X_y(self, X, y, dtype=np.float32)
         _check_binary_target(y, pu=self.risk != "PN")
         classes, packed, wp, wu, prior, p_rows, u_rows = self._labels(X, y)

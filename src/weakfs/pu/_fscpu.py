@@ -297,8 +297,6 @@ class FSCPUSelector(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the compact GA on PU data ``X``, ``y`` (1 = labeled positive, 0/-1 = unlabeled)."""
-        if y is None:
-            raise ValueError("requires y to be passed, but the target y is None")
         X, y = validate_X_y(self, X, y)
         s = check_pu_labels(y)
         n, d = X.shape

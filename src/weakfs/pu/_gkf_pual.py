@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import PU_LABEL_HELP, check_pu_labels
-from weakfs._validation import validate_X, validate_X_y
+from weakfs._validation import check_y_given, validate_X, validate_X_y
 
 __all__ = [
     "GKFPUALClassifier",
@@ -43,24 +43,6 @@ __all__ = [
 ]
 
 
-def _require_y(estimator, y) -> None:
-    if y is None:
-        raise ValueError(
-            f"{type(estimator).__name__} requires y to be passed, but the target y is None"
-        )
-    shape = getattr(y, "shape", None)
-    if shape is not None and len(shape) == 2 and shape[1] == 1:
-        import warnings
-
-        from sklearn.exceptions import DataConversionWarning
-
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected; it is raveled",
-            DataConversionWarning,
-            stacklevel=3,
-        )
-
-
 def check_pu_target(estimator, y) -> np.ndarray:
     """PU labels for the classifiers of this module, with scikit-learn's standard messages.
 
@@ -69,7 +51,7 @@ def check_pu_target(estimator, y) -> np.ndarray:
     """
     from sklearn.utils.multiclass import type_of_target
 
-    _require_y(estimator, y)
+    check_y_given(estimator, y)
     kind = type_of_target(y, input_name="y")
     if kind == "continuous":
         raise ValueError(f"Unknown label type: continuous. {PU_LABEL_HELP}")
@@ -553,7 +535,6 @@ class GKFPUALClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        _require_y(self, y)
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
         X = np.asarray(X, dtype=float)
@@ -693,7 +674,6 @@ class GKFPUALSelector(SelectorMixin, BaseEstimator):
         from sklearn.base import clone
 
         est = GKFPUALClassifier() if self.estimator is None else clone(self.estimator)
-        _require_y(self, y)
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         check_pu_target(self, y)
         self.estimator_ = est.fit(X, y)

@@ -71,8 +71,6 @@ class _InfoSelector(SelectorMixin, BaseEstimator):
     }
 
     def _prepare(self, X, y):
-        if y is None:
-            raise ValueError("requires y to be passed, but the target y is None")
         X, y = validate_X_y(self, X, y)
         s = check_pu_labels(y)
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])

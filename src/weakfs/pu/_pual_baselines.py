@@ -29,7 +29,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._validation import validate_X, validate_X_y
-from weakfs.pu._gkf_pual import _require_y, check_pu_target, knn_laplacian
+from weakfs.pu._gkf_pual import check_pu_target, knn_laplacian
 
 __all__ = ["GLLCClassifier", "NNPUClassifier", "PUALClassifier", "UPUClassifier"]
 
@@ -138,7 +138,6 @@ class _PUALFamily(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on PU data (``y``: 1 labeled positive; 0, -1 or False unlabeled)."""
-        _require_y(self, y)
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
         X = np.asarray(X, dtype=float)
@@ -340,7 +339,6 @@ class _PURiskMLP(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on PU data (``y``: 1 labeled positive; 0, -1 or False unlabeled)."""
-        _require_y(self, y)
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
         X = np.asarray(X, dtype=float)

@@ -23,7 +23,6 @@ from typing import ClassVar
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -271,17 +270,6 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on labeled rows, then pseudo-label unlabeled rows (``y == -1``) round by round."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
-        shape = getattr(y, "shape", None)
-        if shape is not None and len(shape) == 2 and shape[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected; it is raveled",
-                DataConversionWarning,
-                stacklevel=2,
-            )
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         check_classification_targets(labels.classes)

@@ -348,10 +348,6 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Self-learn pseudo-labels, then search the subset minimising the criterion."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         d = X.shape[1]

@@ -229,10 +229,6 @@ class _ScoreSelector(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every feature from labeled and unlabeled (``-1``) rows and keep the best."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         d = X.shape[1]
@@ -541,10 +537,6 @@ class CoTFSSSelector(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the co-training forward search."""
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         X = _dense64(X)
