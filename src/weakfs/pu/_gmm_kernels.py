@@ -10,6 +10,19 @@ from numba import njit
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _softmax_row(resp_out, log_norm_out, i, mx):
+    """Turn row ``i`` of log-densities into responsibilities; its log-sum-exp goes to log_norm."""
+    K = resp_out.shape[1]
+    tot = 0.0
+    for k in range(K):
+        tot += math.exp(resp_out[i, k] - mx)
+    ln = mx + math.log(tot)
+    log_norm_out[i] = ln
+    for k in range(K):
+        resp_out[i, k] = math.exp(resp_out[i, k] - ln)
+
+
 @njit(cache=True, nogil=True)
 def estep_full(Y, shift, log_det, log_weights, n_features, resp_out, log_norm_out):
     """Finish the full-covariance E-step from ``Y = X @ [P_1 ... P_K]``.
@@ -34,13 +47,7 @@ def estep_full(Y, shift, log_det, log_weights, n_features, resp_out, log_norm_ou
             resp_out[i, k] = lp
             if lp > mx:
                 mx = lp
-        tot = 0.0
-        for k in range(K):
-            tot += math.exp(resp_out[i, k] - mx)
-        ln = mx + math.log(tot)
-        log_norm_out[i] = ln
-        for k in range(K):
-            resp_out[i, k] = math.exp(resp_out[i, k] - ln)
+        _softmax_row(resp_out, log_norm_out, i, mx)
 
 
 @njit(cache=True, nogil=True)
@@ -55,13 +62,7 @@ def estep_from_sq(sq, log_det, log_weights, n_features, resp_out, log_norm_out):
             resp_out[i, k] = lp
             if lp > mx:
                 mx = lp
-        tot = 0.0
-        for k in range(K):
-            tot += math.exp(resp_out[i, k] - mx)
-        ln = mx + math.log(tot)
-        log_norm_out[i] = ln
-        for k in range(K):
-            resp_out[i, k] = math.exp(resp_out[i, k] - ln)
+        _softmax_row(resp_out, log_norm_out, i, mx)
 
 
 @njit(cache=True, nogil=True)
