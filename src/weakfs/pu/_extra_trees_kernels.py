@@ -380,6 +380,17 @@ def build_tree(
 # --------------------------------------------------------------------------------------------
 # prediction
 # --------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _leaf(X, i, node, feature, threshold, left, right):
+    """Global id of the leaf that row ``i`` of ``X`` reaches from ``node``."""
+    while left[node] >= 0:
+        if X[i, feature[node]] <= threshold[node]:
+            node = left[node]
+        else:
+            node = right[node]
+    return node
+
+
 @njit(cache=True, nogil=True)
 def predict_forest(
     X, feature, threshold, left, right, value, roots, row_start, row_end, proba, votes
@@ -390,12 +401,7 @@ def predict_forest(
     for t in range(roots.shape[0]):
         root = roots[t]
         for i in range(row_start, row_end):
-            node = root
-            while left[node] >= 0:
-                if X[i, feature[node]] <= threshold[node]:
-                    node = left[node]
-                else:
-                    node = right[node]
+            node = _leaf(X, i, root, feature, threshold, left, right)
             v = value[node]
             if v > 0.5:
                 votes[i] += 1
@@ -412,10 +418,5 @@ def apply_forest(X, feature, threshold, left, right, roots, row_start, row_end, 
     for t in range(roots.shape[0]):
         root = roots[t]
         for i in range(row_start, row_end):
-            node = root
-            while left[node] >= 0:
-                if X[i, feature[node]] <= threshold[node]:
-                    node = left[node]
-                else:
-                    node = right[node]
+            node = _leaf(X, i, root, feature, threshold, left, right)
             out[i, t] = node - root
