@@ -68,3 +68,21 @@ def test_cli_reproduce_and_datasets(tmp_path, capsys):
     assert "demo" in capsys.readouterr().out
     assert main(["datasets"]) == 0
     assert "spambase" in capsys.readouterr().out
+
+
+def test_n_jobs_is_not_part_of_the_cache_key():
+    assert cell_key({"a": 1, "n_jobs": 1}) == cell_key({"a": 1, "n_jobs": 2}) == cell_key({"a": 1})
+    assert cell_key({"a": 1}) != cell_key({"a": 2})
+
+
+def test_cached_only_reports_without_running(tmp_path):
+    one = RunConfig(runs=1, datasets=["ionosphere"])
+    run_experiment("demo", one, out_dir=tmp_path)
+    # two runs asked for, one cached: nothing is computed and the report says what is missing
+    table = run_experiment(
+        "demo", RunConfig(runs=2, datasets=["ionosphere"]), out_dir=tmp_path, cached_only=True
+    )
+    assert len(table) == 2 and set(table["seed"]) == {0}
+    report = (tmp_path / "demo.md").read_text()
+    assert "2 finished of 4" in report and "2 not run: report from the cache only" in report
+    assert len(list((tmp_path / ".cache" / "demo").glob("*.json"))) == 2

@@ -321,6 +321,7 @@ def cmd_reproduce(args) -> int:
         command=command,
         progress=True,
         log=print,
+        cached_only=args.cached_only,
     )
     print(
         f"{len(table)} cells in {time.perf_counter() - start:.1f} s; "
@@ -378,6 +379,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--n-jobs", type=int, default=1, help="cells run in parallel")
     rep.add_argument("--scheduler", help="'local' for a Dask LocalCluster or tcp://host:port")
     rep.add_argument("--out", default="results", help="output directory (default results/)")
+    rep.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="run nothing; report the cells already cached (the header counts the missing ones)",
+    )
     rep.set_defaults(func=cmd_reproduce)
 
     dat = sub.add_parser("datasets", help="list the datasets and where they were found")

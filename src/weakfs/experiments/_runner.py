@@ -28,9 +28,17 @@ from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, g
 __all__ = ["cell_key", "execute_cell", "markdown_table", "run_experiment", "summarize"]
 
 
+#: Cell entries that change how a cell is computed but not its result (every weakfs estimator
+#: gives the same result for any ``n_jobs``), so they are left out of the cache key: a cell run
+#: with ``n_jobs=2`` is read back by a run that asks for ``n_jobs=1``.
+NOT_IN_KEY = frozenset({"n_jobs"})
+
+
 def cell_key(cell: dict) -> str:
-    """A stable file name for a cell: the hash of its canonical JSON."""
-    canonical = json.dumps(cell, sort_keys=True, default=str)
+    """A stable file name for a cell: the hash of its canonical JSON (without ``NOT_IN_KEY``)."""
+    canonical = json.dumps(
+        {k: v for k, v in cell.items() if k not in NOT_IN_KEY}, sort_keys=True, default=str
+    )
     return hashlib.sha1(canonical.encode()).hexdigest()[:16]
 
 
@@ -147,6 +155,7 @@ def run_experiment(
     command: str | None = None,
     progress: bool = False,
     log: Callable[[str], None] | None = None,
+    cached_only: bool = False,
 ) -> pd.DataFrame:
     """Run (or resume) experiment ``name`` and write ``OUT/NAME.md`` and ``OUT/NAME.csv``.
 
@@ -166,6 +175,10 @@ def run_experiment(
         The command line recorded in the report (default: this process's argv).
     progress : bool, default=False
         Show a progress bar over cells.
+    cached_only : bool, default=False
+        Run nothing: write the report from the cells already in the cache (a long reproduction
+        run over several sessions reports what it has so far; the header counts the missing
+        cells).
 
     Returns
     -------
@@ -193,6 +206,9 @@ def run_experiment(
         else:
             todo.append(cell)
     say(f"{name}: {len(cells)} cells, {len(records)} cached, {len(todo)} to run")
+    n_missing = len(todo) if cached_only else 0
+    if cached_only:
+        todo = []
 
     started = time.perf_counter()
     failures: list[dict] = []
@@ -238,8 +254,10 @@ def run_experiment(
         "",
         f"- Command: `{ctx.command}`",
         f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- Cells: {len(table)} finished of {len(cells)} ({len(cells) - len(todo)} read from the "
-        f"cache, {len(failures)} failed)",
+        f"- Cells: {len(table)} finished of {len(cells)} ({len(cells) - len(todo) - n_missing} "
+        f"read from the cache, {len(failures)} failed"
+        + (f", {n_missing} not run: report from the cache only" if cached_only else "")
+        + ")",
         f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
         f"- Versions: {_versions()}",
         f"- Machine: {platform.machine()}, {_cpu_count()} cores",
