@@ -217,11 +217,12 @@ def make_cells(config: RunConfig) -> list[dict]:
     rounds = config.options.get("greedy_rounds", 0 if config.quick else None)
     rounds = None if rounds is None else int(rounds)
     gammas = [float(g) for g in str(config.options.get("gammas", "0.5,0.25")).split(",")]
+    # repetition-major: a run cut short (they take hours) leaves every dataset with the same reps
     return [
         {"dataset": d, "gamma": g, "method": m, "seed": r, "grid": grid, "greedy_rounds": rounds}
+        for r in range(config.n_runs(10))
         for d in datasets
         for g in gammas
-        for r in range(config.n_runs(10))
         for m in methods
     ]
 
