@@ -102,3 +102,19 @@ def test_experiment_cells_and_a_quick_cell():
     out = run_cell(cells[0])
     assert 0 <= out["f1"] <= 100 and 0 <= out["irrelevant_removed"] <= 100
     assert out["n_evaluations"] == 1
+
+
+def test_paper_stopping_rule_variant_is_opt_in_and_stops_early():
+    from weakfs.experiments._gkfpual import PAPER_STOP, make_cells, run_cell
+    from weakfs.experiments._registry import RunConfig
+
+    default = make_cells(RunConfig(runs=1, quick=True, datasets=["Seeds"]))
+    assert PAPER_STOP not in {c["method"] for c in default}
+    cells = make_cells(
+        RunConfig(runs=1, quick=True, datasets=["Seeds"], methods=["GKF-PUAL", PAPER_STOP])
+    )
+    optimum = run_cell(next(c for c in cells if c["method"] == "GKF-PUAL" and c["gamma"] == 0.5))
+    early = run_cell(next(c for c in cells if c["method"] == PAPER_STOP and c["gamma"] == 0.5))
+    # the paper's loose rule (fixed mu, eps_abs 0.25) stops long before the optimum
+    assert early["n_iter"] < optimum["n_iter"]
+    assert 0 <= early["irrelevant_removed"] <= 100
