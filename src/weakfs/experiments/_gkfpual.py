@@ -475,6 +475,15 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "groups can be zero without being zero at the optimum. Path and comparison: "
         "`python benchmarks/bench_gkf_pual_lambda_path.py`, summarised in docs/gkf_pual.md.",
     ]
+    if (table["method"] == PAPER_STOP).any():
+        lines += [
+            "",
+            "The last two columns test this: `GKF-PUAL-paperstop` is tuned and fitted exactly like "
+            "GKF-PUAL, but its ADMM uses the paper's fixed μ = 0.01 and its stopping rule "
+            "(ε_rel = 1e-3, ε_abs = 0.25), so it stops long before the optimum. Read its "
+            "'irrelevant removed' together with 'relevant kept': groups that are zero at an early "
+            "stop are zero whether or not the column is relevant.",
+        ]
     lines += ["", "### Cost: tuning vs final fit (seconds per cell, mean over cells)", ""]
     cost = (
         table.groupby("method", sort=False)[["tuning_seconds", "fit_seconds", "n_evaluations"]]
