@@ -17,7 +17,9 @@ def test_runner_caches_and_resumes(tmp_path):
     cache = tmp_path / ".cache" / "demo"
     files = sorted(cache.glob("*.json"))
     assert len(files) == 2
-    # an interrupted run: drop one cell, poison the other's result to prove it is read back
+    # an interrupted run (cells cached, CSV not yet rewritten): drop one cell, poison the other's
+    # result to prove it is read back
+    (tmp_path / "demo.csv").unlink()
     files[0].unlink()
     kept = json.loads(files[1].read_text())
     kept["result"]["auc"] = -1.0
@@ -26,7 +28,7 @@ def test_runner_caches_and_resumes(tmp_path):
     assert (again["auc"] == -1.0).sum() == 1  # cached cell not recomputed
     assert (again["auc"] > 0.5).sum() == 1  # missing cell recomputed
     report = (tmp_path / "demo.md").read_text()
-    assert "1 read from the cache" in report and "| ionosphere |" in report
+    assert "1 read from the cache or demo.csv" in report and "| ionosphere |" in report
     assert pd.read_csv(tmp_path / "demo.csv").shape[0] == 2
 
 
@@ -86,3 +88,47 @@ def test_cached_only_reports_without_running(tmp_path):
     report = (tmp_path / "demo.md").read_text()
     assert "2 finished of 4" in report and "2 not run: report from the cache only" in report
     assert len(list((tmp_path / ".cache" / "demo").glob("*.json"))) == 2
+
+
+def _fail_if_run(name, cell):
+    raise AssertionError(f"cell {cell} was recomputed")
+
+
+def test_committed_csv_is_the_store_of_a_fresh_clone(tmp_path, monkeypatch):
+    import shutil
+
+    from weakfs.experiments import _runner
+
+    two = RunConfig(runs=2, datasets=["ionosphere"])
+    first = run_experiment("demo", two, out_dir=tmp_path)
+    shutil.rmtree(tmp_path / ".cache")  # a fresh clone has the CSV only
+    monkeypatch.setattr(_runner, "execute_cell", _fail_if_run)
+    again = run_experiment("demo", two, out_dir=tmp_path)
+    cols = ["dataset", "method", "seed", "k", "auc"]
+    pd.testing.assert_frame_equal(
+        first[cols].sort_values(cols).reset_index(drop=True),
+        again[cols].sort_values(cols).reset_index(drop=True),
+    )
+    # a run of a subset keeps the other cells in the CSV and says so in the report
+    run_experiment("demo", RunConfig(runs=1, datasets=["ionosphere"]), out_dir=tmp_path)
+    csv = pd.read_csv(tmp_path / "demo.csv")
+    assert len(csv) == 4 and csv["cell_key"].is_unique
+    assert "also holds 2 cells of runs with other settings" in (tmp_path / "demo.md").read_text()
+
+
+def test_csv_without_cell_keys_is_matched_on_the_cell_entries(tmp_path, monkeypatch):
+    from weakfs.experiments import _runner
+
+    config = RunConfig(runs=2, datasets=["ionosphere"])
+    first = run_experiment("demo", config, out_dir=tmp_path)
+    legacy = pd.read_csv(tmp_path / "demo.csv").drop(columns="cell_key")
+    legacy["n_jobs"] = 2  # n_jobs never changes a result, so it is not matched
+    legacy.to_csv(tmp_path / "demo.csv", index=False)
+    import shutil
+
+    shutil.rmtree(tmp_path / ".cache")
+    monkeypatch.setattr(_runner, "execute_cell", _fail_if_run)
+    again = run_experiment("demo", config, out_dir=tmp_path)
+    assert sorted(again["auc"]) == sorted(first["auc"])
+    csv = pd.read_csv(tmp_path / "demo.csv")  # rewritten with keys, no row twice
+    assert len(csv) == 4 and csv["cell_key"].notna().all()

@@ -5,6 +5,12 @@ Cells run in parallel on joblib's process pool by default, or on a Dask cluster
 Every finished cell is written at once to ``OUT/.cache/NAME/<hash>.json``; a later run with the same
 cells reads them back instead of recomputing, so an interrupted run resumes where it stopped.
 A failing cell is reported (with its traceback) and not cached, so it is retried next time.
+
+The committed ``OUT/NAME.csv`` is the long-lived store of finished cells: the cache directory is
+not committed, so a later session (or a fresh clone) reads the cells it needs back from the CSV
+(matched by the ``cell_key`` column).  Each invocation rewrites the CSV with its own cells *and*
+every other row already there, so a run of one dataset never drops the cells of another, and a
+reproduction too long for one session accumulates over several.
 """
 
 from __future__ import annotations
@@ -94,6 +100,100 @@ class _CellStore:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(record, sort_keys=True))
         tmp.replace(path)  # atomic, so an interrupted run never leaves half a cell
+
+
+def _canonical(value) -> str:
+    """A cell value as text that survives a CSV round trip (1 == 1.0, True == "True")."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return repr(float(value))
+    text = str(value)
+    try:
+        return repr(float(text))
+    except ValueError:
+        return text
+
+
+class _CsvCells:
+    """The finished cells kept in a committed ``NAME.csv`` (one row per cell).
+
+    Rows carry the ``cell_key`` of their cell.  Rows of CSVs written before that column existed
+    are matched on the cell's own entries (``n_jobs`` excluded) and on the absence of the entries
+    that other cells of the same run have.
+    """
+
+    KEY = "cell_key"
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.frame = pd.read_csv(path) if path.exists() else pd.DataFrame()
+        self.read_rows: set = set()  # index labels of the rows read back as cells of this run
+
+    def records(self, cells: list[dict], keys: list[str]) -> dict[str, dict]:
+        """Records (as the cache stores them) of those ``cells`` that have a row."""
+        frame = self.frame
+        if frame.empty or "seconds" not in frame:
+            return {}
+        keyed = frame[self.KEY] if self.KEY in frame else pd.Series(np.nan, index=frame.index)
+        rows: dict[str, object] = {}
+        by_key = {k: label for label, k in keyed.items() if isinstance(k, str)}
+        legacy = frame[keyed.isna()]
+        cell_columns = {k for c in cells for k in c} - NOT_IN_KEY
+        lookups: dict[tuple, dict[tuple, object]] = {}
+        for cell, key in zip(cells, keys):
+            if key in by_key:
+                rows[key] = by_key[key]
+                continue
+            names = tuple(sorted(set(cell) - NOT_IN_KEY))
+            if legacy.empty or not set(names) <= set(legacy.columns):
+                continue
+            if names not in lookups:
+                absent = [c for c in cell_columns - set(names) if c in legacy.columns]
+                candidates = legacy[legacy[absent].isna().all(axis=1)] if absent else legacy
+                lookups[names] = {}
+                for label, values in zip(
+                    candidates.index, candidates[list(names)].itertuples(index=False)
+                ):
+                    lookups[names].setdefault(tuple(_canonical(v) for v in values), label)
+            label = lookups[names].get(tuple(_canonical(cell[n]) for n in names))
+            if label is not None:
+                rows[key] = label
+        self.read_rows = set(rows.values())
+        return {
+            key: self._record(cell, frame.loc[rows[key]])
+            for cell, key in zip(cells, keys)
+            if key in rows
+        }
+
+    @staticmethod
+    def _record(cell: dict, row: pd.Series) -> dict:
+        result = {
+            col: _jsonable(value)
+            for col, value in row.items()
+            if col not in cell
+            and col not in ("seconds", _CsvCells.KEY)
+            and not (isinstance(value, float) and np.isnan(value))
+        }
+        return {"cell": cell, "result": result, "seconds": float(row["seconds"])}
+
+    def write(self, table: pd.DataFrame, keys: list[str]) -> int:
+        """This run's rows first, then every other row already there; returns how many others."""
+        frame = self.frame
+        if frame.empty:
+            others = frame
+        else:
+            keep = ~frame.index.isin(list(self.read_rows))
+            if self.KEY in frame:
+                keep &= ~frame[self.KEY].isin(set(keys))
+            others = frame[keep]
+        merged = pd.concat([table.assign(**{self.KEY: keys}), others], ignore_index=True)
+        tmp = self.path.with_suffix(".csv.tmp")
+        merged.to_csv(tmp, index=False)
+        tmp.replace(self.path)
+        return len(others)
 
 
 def _run_local(name: str, cells: list[dict], n_jobs: int) -> Iterator[dict]:
@@ -195,17 +295,22 @@ def run_experiment(
     if len(set(keys)) != len(keys):
         raise ValueError(f"experiment {name!r} produced duplicate cells")
     store = _CellStore(out / ".cache" / name)
+    archive = _CsvCells(out / f"{name}.csv")
     say = log or (lambda msg: None)
 
-    records: dict[str, dict] = {}
+    records: dict[str, dict] = archive.records(cells, keys)
+    n_archived = len(records)
     todo = []
     for cell, key in zip(cells, keys):
         cached = store.load(cell)
         if cached is not None and "result" in cached:
-            records[key] = cached
-        else:
+            records[key] = cached  # the cache is at least as new as the CSV
+        elif key not in records:
             todo.append(cell)
-    say(f"{name}: {len(cells)} cells, {len(records)} cached, {len(todo)} to run")
+    say(
+        f"{name}: {len(cells)} cells, {len(records)} done before ({n_archived} in {name}.csv), "
+        f"{len(todo)} to run"
+    )
     n_missing = len(todo) if cached_only else 0
     if cached_only:
         todo = []
@@ -231,14 +336,15 @@ def run_experiment(
             records[cell_key(record["cell"])] = record
     wall = time.perf_counter() - started
 
-    rows = []
+    rows, row_keys = [], []
     for key in keys:
         if key in records:
             rec = records[key]
             rows.append({**rec["cell"], **rec["result"], "seconds": rec["seconds"]})
+            row_keys.append(key)
     table = pd.DataFrame(rows)
     out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / f"{name}.csv", index=False)
+    n_other_rows = archive.write(table, row_keys)
 
     ctx = ReportContext(
         out_dir=out,
@@ -255,13 +361,18 @@ def run_experiment(
         f"- Command: `{ctx.command}`",
         f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- Cells: {len(table)} finished of {len(cells)} ({len(cells) - len(todo) - n_missing} "
-        f"read from the cache, {len(failures)} failed"
+        f"read from the cache or {name}.csv, {len(failures)} failed"
         + (f", {n_missing} not run: report from the cache only" if cached_only else "")
         + ")",
         f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
         f"- Versions: {_versions()}",
         f"- Machine: {platform.machine()}, {_cpu_count()} cores",
-        f"- Raw cells: `{name}.csv`",
+        f"- Raw cells: `{name}.csv`"
+        + (
+            f" (also holds {n_other_rows} cells of runs with other settings, not in this report)"
+            if n_other_rows
+            else ""
+        ),
         "",
     ]
     if failures:
