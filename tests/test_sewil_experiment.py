@@ -71,3 +71,4 @@ def test_report_on_a_made_up_table(tmp_path):
     assert "**0.820 ± 0.016**" in t4_row  # the best mean in bold
     assert ".757 ± .026" in text  # the paper's SEW-IL number is shown beside ours
     assert (tmp_path / "sewil-tables_history.png").exists()
+    assert "| Protein | fsga | 5 | 1 |" in text  # timing: splits run and mean selection seconds
