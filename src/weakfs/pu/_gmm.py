@@ -8,11 +8,12 @@ final E-step), written for speed.  Two implementations of the same EM iteration:
   frequencies): the log-density of component ``k`` is expanded as
   ``-x^T Lambda_k x / 2 + x^T Lambda_k mu_k + c_k``, so only the products ``x_a x_b`` of the
   nonzero entries of a row enter; they are formed once per fit.  One fused numba pass per EM
-  iteration computes the E-step of a row (four components at a time in registers, log-sum-exp)
-  and immediately accumulates the M-step statistics ``sum_i r_ik x_i x_i^T`` and
-  ``sum_i r_ik x_i`` over the same products.  The precisions come from a numba Cholesky and
-  triangular inverse of the ``K`` covariances.  On Spambase (29 columns, about 6 nonzeros per
-  row) a row costs about 30 products per component instead of ``d^2 = 841``;
+  iteration computes the E-step of a row (twelve components at a time in registers, the
+  coefficients in planes of four components; log-sum-exp) and immediately accumulates the
+  M-step statistics ``sum_i r_ik x_i x_i^T`` and ``sum_i r_ik x_i`` over the same products.
+  The precisions come from a numba Cholesky and triangular inverse of the ``K`` covariances.
+  On Spambase (29 columns, about 6 nonzeros per row) a row costs about 30 products per
+  component instead of ``d^2 = 841``;
 * **dense**: the E-step of all ``K`` components is one matrix product ``X @ [P_1 ... P_K]`` with
   the stacked Cholesky factors of the precisions, and the M-step one product for all ``K``
   second moments.
@@ -131,6 +132,8 @@ def kmeans(
 
 
 def _kmeans(X, csr, n_clusters, max_iter, tol, rng):
+    # unsigned indices: the numba distance kernel then indexes without wraparound checks
+    csr = (csr[0].astype(np.uint64), csr[1].astype(np.uint64), csr[2])
     x_sq = (X * X).sum(1)
     tol_abs = tol * float(np.mean(np.var(X, axis=0)))
     centers = _kmeans_plusplus(X, csr, n_clusters, x_sq, rng)
@@ -210,7 +213,9 @@ class _SparseEM:
         self.n_pairs = d if diag else d * (d + 1) // 2
         self.terms = (row_terms_diag if diag else row_terms)(*csr, d)
         Kp = -(-K // 4) * 4  # the kernel works on 4 components at a time
-        self.table = np.zeros((self.n_pairs + d, Kp))
+        # coefficients in planes of 4 components (contiguous lanes for the register sums);
+        # statistics one contiguous row of Kp per slot (a vectorisable update per term)
+        self.table = np.zeros((Kp // 4, self.n_pairs + d, 4))
         self.stats = np.zeros((self.n_pairs + d, Kp))
         self.const = np.full(Kp, -1e300)  # padding components: zero responsibility
         self.nk = np.zeros(K)

@@ -117,7 +117,8 @@ def row_terms(indptr, indices, data, n_features):
     The table has ``d (d + 1) / 2 + d`` rows: the upper triangle ``a <= b`` packed row by row
     (slot ``a (2d - a - 1) / 2 + b``, the order of ``numpy.triu_indices(d)``), then one slot per
     feature.  For the nonzeros of a row: the product ``x_a x_b`` in its pair slot and ``x_a``
-    in its feature slot.  Returns ``(tptr, tidx, tval)`` in CSR layout.
+    in its feature slot.  Returns ``(tptr, tidx, tval)`` in CSR layout, the indices unsigned
+    (``uint64``: numba then indexes without negative-index wraparound checks).
     """
     n = indptr.shape[0] - 1
     d = n_features
@@ -126,8 +127,8 @@ def row_terms(indptr, indices, data, n_features):
     for i in range(n):
         m = indptr[i + 1] - indptr[i]
         count += m * (m + 1) // 2 + m
-    tptr = np.empty(n + 1, dtype=np.int64)
-    tidx = np.empty(count, dtype=np.int64)
+    tptr = np.empty(n + 1, dtype=np.uint64)
+    tidx = np.empty(count, dtype=np.uint64)
     tval = np.empty(count)
     t = 0
     tptr[0] = 0
@@ -149,26 +150,97 @@ def row_terms(indptr, indices, data, n_features):
     return tptr, tidx, tval
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _dot12(tidx, tval, start, end, t0, t1, t2, const, c, acc):
+    """``acc[c:c+12] = const[c:c+12] + sum_t tval[t] * table[tidx[t], c:c+12]`` (3 chunks).
+
+    Twelve scalar accumulators stay in registers for the whole row (numba does not
+    SLP-vectorise, so four lanes per chunk are spelled out); the chunks ``t0``, ``t1``, ``t2``
+    are C-contiguous (slots, 4) planes and the indices unsigned, so no wraparound checks.
+    """
+    a0 = const[c]
+    a1 = const[c + 1]
+    a2 = const[c + 2]
+    a3 = const[c + 3]
+    a4 = const[c + 4]
+    a5 = const[c + 5]
+    a6 = const[c + 6]
+    a7 = const[c + 7]
+    a8 = const[c + 8]
+    a9 = const[c + 9]
+    a10 = const[c + 10]
+    a11 = const[c + 11]
+    for t in range(start, end):
+        j = tidx[t]
+        v = tval[t]
+        a0 += v * t0[j, 0]
+        a1 += v * t0[j, 1]
+        a2 += v * t0[j, 2]
+        a3 += v * t0[j, 3]
+        a4 += v * t1[j, 0]
+        a5 += v * t1[j, 1]
+        a6 += v * t1[j, 2]
+        a7 += v * t1[j, 3]
+        a8 += v * t2[j, 0]
+        a9 += v * t2[j, 1]
+        a10 += v * t2[j, 2]
+        a11 += v * t2[j, 3]
+    acc[c] = a0
+    acc[c + 1] = a1
+    acc[c + 2] = a2
+    acc[c + 3] = a3
+    acc[c + 4] = a4
+    acc[c + 5] = a5
+    acc[c + 6] = a6
+    acc[c + 7] = a7
+    acc[c + 8] = a8
+    acc[c + 9] = a9
+    acc[c + 10] = a10
+    acc[c + 11] = a11
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dot4(tidx, tval, start, end, t0, const, c, acc):
+    """:func:`_dot12` for one chunk of four components."""
+    a0 = const[c]
+    a1 = const[c + 1]
+    a2 = const[c + 2]
+    a3 = const[c + 3]
+    for t in range(start, end):
+        j = tidx[t]
+        v = tval[t]
+        a0 += v * t0[j, 0]
+        a1 += v * t0[j, 1]
+        a2 += v * t0[j, 2]
+        a3 += v * t0[j, 3]
+    acc[c] = a0
+    acc[c + 1] = a1
+    acc[c + 2] = a2
+    acc[c + 3] = a3
+
+
 @njit(cache=True, nogil=True)
 def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out):
     """One fused pass of EM over precomputed row products (see :func:`row_terms`).
 
     Row ``i``'s log-density under component ``k`` is
-    ``const[k] + sum_t tval[t] * table[tidx[t], k]`` over the row's terms; ``table`` holds
-    ``-Lambda_k[a, a] / 2`` / ``-Lambda_k[a, b]`` (``a < b``) in the pair slots and
-    ``(Lambda_k mu_k)[a]`` in the feature slots (:func:`gaussian_terms`).  ``table``,
-    ``const`` and ``stats_out`` have ``Kp`` columns, ``K`` rounded up to a multiple of 4 (the
-    padding components have ``const = -inf``-like values, so zero responsibility): the sums are
-    kept in registers, four components at a time.
+    ``const[k] + sum_t tval[t] * table[k // 4, tidx[t], k % 4]`` over the row's terms (``tptr``
+    and ``tidx`` unsigned); ``table`` holds ``-Lambda_k[a, a] / 2`` / ``-Lambda_k[a, b]``
+    (``a < b``) in the pair slots and ``(Lambda_k mu_k)[a]`` in the feature slots
+    (:func:`gaussian_terms`), in planes of four components: shape ``(Kp / 4, slots, 4)``, with
+    ``Kp`` the number ``K`` of components rounded up to a multiple of 4 (the padding components
+    have ``const = -inf``-like values, so zero responsibility).  The sums of a row are kept in
+    registers, twelve components at a time, then four.
 
     ``mode`` 0: E-step only (responsibilities into ``resp``); 1: E-step, then accumulate the
-    M-step statistics ``stats_out[slot, k] = sum_i r_ik * term`` and ``nk_out[k] = sum_i r_ik``
-    (zeroed first); 2: statistics only, from the given ``resp``.  Returns the sum over rows of
-    the log-likelihood (0 in mode 2).
+    M-step statistics ``stats_out[slot, k] = sum_i r_ik * term`` (shape ``(slots, Kp)``) and
+    ``nk_out[k] = sum_i r_ik`` (zeroed first); 2: statistics only, from the given ``resp``.
+    Returns the sum over rows of the log-likelihood (0 in mode 2).
     """
     n = tptr.shape[0] - 1
     K = resp.shape[1]
-    Kp = table.shape[1]
+    n_chunks = table.shape[0]
+    Kp = 4 * n_chunks
     total = 0.0
     acc = np.zeros(Kp)
     if mode != 0:
@@ -178,22 +250,15 @@ def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out)
         start = tptr[i]
         end = tptr[i + 1]
         if mode != 2:
-            for c in range(0, Kp, 4):
-                a0 = const[c]
-                a1 = const[c + 1]
-                a2 = const[c + 2]
-                a3 = const[c + 3]
-                for t in range(start, end):
-                    j = tidx[t]
-                    v = tval[t]
-                    a0 += v * table[j, c]
-                    a1 += v * table[j, c + 1]
-                    a2 += v * table[j, c + 2]
-                    a3 += v * table[j, c + 3]
-                acc[c] = a0
-                acc[c + 1] = a1
-                acc[c + 2] = a2
-                acc[c + 3] = a3
+            q = 0
+            while q + 3 <= n_chunks:
+                _dot12(
+                    tidx, tval, start, end, table[q], table[q + 1], table[q + 2], const, 4 * q, acc
+                )
+                q += 3
+            while q < n_chunks:
+                _dot4(tidx, tval, start, end, table[q], const, 4 * q, acc)
+                q += 1
             mx = acc[0]
             for k in range(1, K):
                 if acc[k] > mx:
@@ -217,20 +282,13 @@ def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out)
         if mode != 0:
             for k in range(K):
                 nk_out[k] += acc[k]
-            for c in range(0, Kp, 4):
-                r0 = acc[c]
-                r1 = acc[c + 1]
-                r2 = acc[c + 2]
-                r3 = acc[c + 3]
-                if r0 == 0.0 and r1 == 0.0 and r2 == 0.0 and r3 == 0.0:
-                    continue  # adding zeros changes nothing: skip (same result)
-                for t in range(start, end):
-                    j = tidx[t]
-                    v = tval[t]
-                    stats_out[j, c] += v * r0
-                    stats_out[j, c + 1] += v * r1
-                    stats_out[j, c + 2] += v * r2
-                    stats_out[j, c + 3] += v * r3
+            # the terms of a row have distinct slots: a plain loop over the components of a
+            # contiguous stats row, which LLVM's loop vectoriser handles
+            for t in range(start, end):
+                srow = stats_out[tidx[t]]
+                v = tval[t]
+                for k in range(Kp):
+                    srow[k] += v * acc[k]
     return total
 
 
@@ -240,7 +298,8 @@ def gaussian_terms(cov, means, weights, table_out, const_out):
 
     Cholesky ``cov_k = L L^T``, ``Lambda_k = L^-T L^-1``, log-determinant from ``diag(L)``;
     writes ``-Lambda_k / 2`` (diagonal) and ``-Lambda_k[a, b]`` (``a < b``) into the packed pair
-    slots of ``table_out``, ``Lambda_k mu_k`` into its feature slots, and
+    slots of ``table_out`` (chunked: component ``k`` at ``[k // 4, slot, k % 4]``),
+    ``Lambda_k mu_k`` into its feature slots, and
     ``-(d log 2 pi + mu_k^T Lambda_k mu_k) / 2 + log det Lambda_k^(1/2) + log w_k`` into
     ``const_out``.  Returns False (outputs incomplete) if a covariance is not positive definite.
     """
@@ -283,14 +342,14 @@ def gaussian_terms(cov, means, weights, table_out, const_out):
                     t += U[a, c] * U[b, c]
                 lam[a, b] = t
                 lam[b, a] = t
-                table_out[slot, k] = -0.5 * t if a == b else -t
+                table_out[k // 4, slot, k % 4] = -0.5 * t if a == b else -t
                 slot += 1
         mlm = 0.0
         for a in range(d):
             t = 0.0
             for b in range(d):
                 t += lam[a, b] * means[k, b]
-            table_out[n_pairs + a, k] = t
+            table_out[k // 4, n_pairs + a, k % 4] = t
             mlm += t * means[k, a]
         const_out[k] = -0.5 * d * _LOG_2PI - 0.5 * mlm + log_det + math.log(weights[k])
     return True
@@ -329,23 +388,35 @@ def m_step_terms(stats, nk_raw, n, reg_covar, eps, diag, weights_out, means_out,
 
 @njit(cache=True, nogil=True)
 def sq_distances_csr(indptr, indices, data, x_sq, centers, out):
-    """``out[i, k] = max(||x_i||^2 - 2 x_i . c_k + ||c_k||^2, 0)`` over the nonzeros of ``x_i``."""
+    """``out[i, k] = max(||x_i||^2 - 2 x_i . c_k + ||c_k||^2, 0)`` over the nonzeros of ``x_i``.
+
+    ``indptr`` and ``indices`` unsigned (``uint64``).  The dot products are summed in registers
+    over planes of four centers, as :func:`em_pass_terms` (the same order of operations as a
+    plain loop).
+    """
     n = indptr.shape[0] - 1
     m, d = centers.shape
-    ct = np.ascontiguousarray(centers.T)
-    c_sq = np.zeros(m)
+    n_chunks = (m + 3) // 4
+    planes = np.zeros((n_chunks, d, 4))
+    c_sq = np.zeros(4 * n_chunks)
     for k in range(m):
         for j in range(d):
+            planes[k // 4, j, k % 4] = centers[k, j]
             c_sq[k] += centers[k, j] * centers[k, j]
-    dot = np.empty(m)
+    zero = np.zeros(4 * n_chunks)
+    dot = np.empty(4 * n_chunks)
     for i in range(n):
-        for k in range(m):
-            dot[k] = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            a = indices[p]
-            v = data[p]
-            for k in range(m):
-                dot[k] += v * ct[a, k]
+        start = indptr[i]
+        end = indptr[i + 1]
+        q = 0
+        while q + 3 <= n_chunks:
+            _dot12(
+                indices, data, start, end, planes[q], planes[q + 1], planes[q + 2], zero, 4 * q, dot
+            )
+            q += 3
+        while q < n_chunks:
+            _dot4(indices, data, start, end, planes[q], zero, 4 * q, dot)
+            q += 1
         for k in range(m):
             v = x_sq[i] - 2.0 * dot[k] + c_sq[k]
             out[i, k] = v if v > 0.0 else 0.0
@@ -355,7 +426,8 @@ def sq_distances_csr(indptr, indices, data, x_sq, centers, out):
 def lloyd_csr(indptr, indices, data, x_sq, centers, max_iter, tol_abs):
     """Lloyd iterations of ``weakfs.pu._gmm.kmeans`` on the nonzeros of the rows.
 
-    Same rules as scikit-learn's ``KMeans`` Lloyd loop: assign to the nearest center (lowest
+    ``indptr`` and ``indices`` unsigned (``uint64``, as :func:`sq_distances_csr`).  Same rules
+    as scikit-learn's ``KMeans`` Lloyd loop: assign to the nearest center (lowest
     index on ties), move each center to the mean of its rows, relocate empty clusters to the
     rows farthest from their center; stop when the labels no longer change or the total squared
     center shift is at most ``tol_abs``.  Returns ``(labels, centers, inertia)`` of the final
@@ -434,8 +506,8 @@ def row_terms_diag(indptr, indices, data, n_features):
     """:func:`row_terms` for a diagonal model: ``x_a^2`` in slot ``a``, ``x_a`` in ``d + a``."""
     n = indptr.shape[0] - 1
     nnz = indptr[n]
-    tptr = 2 * indptr
-    tidx = np.empty(2 * nnz, dtype=np.int64)
+    tptr = (2 * indptr).astype(np.uint64)
+    tidx = np.empty(2 * nnz, dtype=np.uint64)
     tval = np.empty(2 * nnz)
     for p in range(nnz):
         a = indices[p]
@@ -455,7 +527,7 @@ def gaussian_terms_diag(var, means, weights, table_out, const_out):
         c = -0.5 * d * _LOG_2PI + math.log(weights[k])
         for a in range(d):
             prec = 1.0 / var[k, a]
-            table_out[a, k] = -0.5 * prec
-            table_out[d + a, k] = means[k, a] * prec
+            table_out[k // 4, a, k % 4] = -0.5 * prec
+            table_out[k // 4, d + a, k % 4] = means[k, a] * prec
             c += -0.5 * means[k, a] * means[k, a] * prec + 0.5 * math.log(prec)
         const_out[k] = c
