@@ -2,6 +2,8 @@
 
     python benchmarks/bench_fscpu.py eval [--n-masks 20]
     python benchmarks/bench_fscpu.py protocol --clustering gmm|gmm-diag|kmeans [--n-iter 3000]
+    python benchmarks/bench_fscpu.py cost --dataset rt_iot2022 [--n-masks 3]
+    python benchmarks/bench_fscpu.py cpu --n-masks 10 [--repeats 6]
 
 ``eval``: the masks are the first candidates of a real FSCPU search on Spambase (75/25 split,
 min-max scaling fitted on the training split, 3 % of the spam rows labeled; 3450 x 29 per mask).
@@ -21,18 +23,29 @@ after the other (it has no way to batch two fits).
 
 ``protocol``: Table 3's Spambase protocol (T = 3000, K = 10, 29 of 57 features, n_jobs=2), then
 LightGBM (100 trees) on the PU labels of the training split, AUC on the test split.
+
+``cost``: the price of one Table-3 run on another dataset (RT-IoT2022 by default), without running
+it: the default objective (full-covariance GMM, K = 10) on random masks of half the features of
+split 0, one thread, and the projection to T = 3000 (two candidates per iteration).
+
+``cpu``: CPU time (``time.process_time``, one thread) per evaluation of the default objective on
+the first distinct Spambase masks, best of several repeats with a fresh objective each time, and a
+SHA-1 of the fits (log-likelihoods, objective values, EM passes). Meant for comparing numba
+settings in separate processes, e.g. ``NUMBA_SLP_VECTORIZE=1`` against the default.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
 import time
 
 import numpy as np
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import threadpool_limits
 
-from weakfs.experiments._fscpu import lgbm_auc, spambase_split
+from weakfs.experiments._fscpu import _split, lgbm_auc, spambase_split
 from weakfs.pu import FSCPUSelector
 from weakfs.pu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu import ClusterAssumptionObjective
@@ -40,17 +53,21 @@ from weakfs.pu._gmm import fit_gaussian_mixture
 from weakfs.search._base import CachedObjective
 
 
-def bench_eval(n_masks: int, seed: int) -> None:
-    Xtr, s, _, _ = spambase_split(seed)
+def _search_masks(Xtr, s, n_masks: int, seed: int) -> list[np.ndarray]:
+    """The first ``n_masks`` distinct candidates of an FSCPU search, in search order."""
     sel = FSCPUSelector(29, n_iter=n_masks, random_state=seed).fit(Xtr, s)
-    masks = sel.candidates_.reshape(-1, Xtr.shape[1])
     seen, order = set(), []
-    for m in masks:
+    for m in sel.candidates_.reshape(-1, Xtr.shape[1]):
         key = m.tobytes()
         if key not in seen:
             seen.add(key)
             order.append(m)
-    masks = order[:n_masks]
+    return order[:n_masks]
+
+
+def bench_eval(n_masks: int, seed: int) -> None:
+    Xtr, s, _, _ = spambase_split(seed)
+    masks = _search_masks(Xtr, s, n_masks, seed)
     with threadpool_limits(limits=1):  # every pool: BLAS and OpenMP
         warm = ClusterAssumptionObjective(Xtr, s, 10, warm_start=True, seed=seed)
         cold = ClusterAssumptionObjective(Xtr, s, 10, warm_start=False, seed=seed)
@@ -169,9 +186,53 @@ def bench_protocol(clustering: str, n_iter: int, seed: int, n_jobs: int) -> None
     )
 
 
+def bench_cpu(n_masks: int, repeats: int, seed: int) -> None:
+    Xtr, s, _, _ = spambase_split(seed)
+    masks = _search_masks(Xtr, s, n_masks, seed)
+    per_eval = []
+    with threadpool_limits(limits=1):
+        for _ in range(repeats):
+            obj = ClusterAssumptionObjective(Xtr, s, 10, seed=seed)  # empty mask cache
+            t = time.process_time()
+            values = [obj(m) for m in masks]
+            per_eval.append((time.process_time() - t) / len(masks) * 1000)
+    fits = np.array(obj.log_likelihoods + values + obj.n_em_iter, dtype=float)
+    print(
+        f"NUMBA_SLP_VECTORIZE={os.environ.get('NUMBA_SLP_VECTORIZE', '0')}: "
+        f"{len(masks)} masks, CPU ms/eval best {min(per_eval):.1f} median "
+        f"{np.median(per_eval):.1f} of {repeats}; fits sha1 "
+        f"{hashlib.sha1(fits.tobytes()).hexdigest()[:12]}"
+    )
+
+
+def bench_cost(dataset: str, n_masks: int, n_iter: int, seed: int) -> None:
+    Xtr, s, _, _ = _split(dataset, seed)
+    d = Xtr.shape[1]
+    k = (d + 1) // 2
+    rng = np.random.default_rng(seed)
+    times = []
+    with threadpool_limits(limits=1):
+        obj = ClusterAssumptionObjective(Xtr, s, 10, seed=seed)
+        for _ in range(n_masks):
+            mask = np.zeros(d, dtype=bool)
+            mask[rng.choice(d, k, replace=False)] = True
+            t = time.perf_counter()
+            obj(mask)
+            times.append(time.perf_counter() - t)
+    per_eval = float(np.median(times))
+    print(
+        f"{dataset} split {seed}: {Xtr.shape[0]} x {k} of {d} per mask, {int(s.sum())} labeled; "
+        f"one evaluation {min(times):.2f}-{max(times):.2f} s (median {per_eval:.2f} s, "
+        f"EM passes {obj.n_em_iter}); T={n_iter} (~{2 * n_iter} evaluations) ~ "
+        f"{per_eval * 2 * n_iter / 3600:.1f} core-hours per run"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["eval", "protocol"])
+    ap.add_argument("what", choices=["eval", "protocol", "cost", "cpu"])
+    ap.add_argument("--repeats", type=int, default=6)
+    ap.add_argument("--dataset", default="rt_iot2022")
     ap.add_argument("--n-masks", type=int, default=20)
     ap.add_argument("--clustering", default="gmm")
     ap.add_argument("--n-iter", type=int, default=3000)
@@ -180,6 +241,10 @@ def main() -> None:
     a = ap.parse_args()
     if a.what == "eval":
         bench_eval(a.n_masks, a.seed)
+    elif a.what == "cpu":
+        bench_cpu(a.n_masks, a.repeats, a.seed)
+    elif a.what == "cost":
+        bench_cost(a.dataset, a.n_masks, a.n_iter, a.seed)
     else:
         bench_protocol(a.clustering, a.n_iter, a.seed, a.n_jobs)
 
