@@ -154,9 +154,10 @@ def row_terms(indptr, indices, data, n_features):
 def _dot12(tidx, tval, start, end, t0, t1, t2, const, c, acc):
     """``acc[c:c+12] = const[c:c+12] + sum_t tval[t] * table[tidx[t], c:c+12]`` (3 chunks).
 
-    Twelve scalar accumulators stay in registers for the whole row (numba does not
-    SLP-vectorise, so four lanes per chunk are spelled out); the chunks ``t0``, ``t1``, ``t2``
-    are C-contiguous (slots, 4) planes and the indices unsigned, so no wraparound checks.
+    Twelve scalar accumulators stay in registers for the whole row (numba does not SLP-vectorise
+    by default, so the lanes are spelled out, and :func:`_dot4` repeats the pattern for one chunk:
+    a loop over lanes would keep the sums in memory); the chunks ``t0``, ``t1``, ``t2`` are
+    C-contiguous (slots, 4) planes and the indices unsigned, so no wraparound checks.
     """
     a0 = const[c]
     a1 = const[c + 1]
