@@ -45,7 +45,7 @@ import numpy as np
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import threadpool_limits
 
-from weakfs.experiments._fscpu import _split, lgbm_auc, spambase_split
+from weakfs.experiments._fscpu import lgbm_auc, spambase_split, table3_split
 from weakfs.pu import FSCPUSelector
 from weakfs.pu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu import ClusterAssumptionObjective
@@ -206,7 +206,7 @@ def bench_cpu(n_masks: int, repeats: int, seed: int) -> None:
 
 
 def bench_cost(dataset: str, n_masks: int, n_iter: int, seed: int) -> None:
-    Xtr, s, _, _ = _split(dataset, seed)
+    Xtr, s, _, _ = table3_split(dataset, seed)
     d = Xtr.shape[1]
     k = (d + 1) // 2
     rng = np.random.default_rng(seed)

@@ -30,7 +30,14 @@ from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, MRMRSelector, SemiJMISelector
 from weakfs.search import CompactGA
 
-__all__ = ["EXPERIMENTS", "lgbm_auc", "load_table3", "select_features", "spambase_split"]
+__all__ = [
+    "EXPERIMENTS",
+    "lgbm_auc",
+    "load_table3",
+    "select_features",
+    "spambase_split",
+    "table3_split",
+]
 
 METHODS_T1 = ["fscpu", "fscpu-mi", "semi-jmi", "kbest", "lasso", "mrmr", "dt-rfe"]
 METHODS_T3 = [*METHODS_T1, "lgbm-opt"]
@@ -206,7 +213,9 @@ def load_table3(name: str) -> tuple[np.ndarray, np.ndarray]:
     raise ValueError(f"unknown Table-3 dataset {name!r}")
 
 
-def _split(name: str, seed: int):
+def table3_split(name: str, seed: int):
+    """A Table-3 split (75/25, min-max scaled on the training part, the paper's labeled rate):
+    ``(X_train, PU labels, X_test, y_test)``."""
     X, y = load_table3(name)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, random_state=seed)
     scaler = MinMaxScaler().fit(X_tr)
@@ -216,7 +225,7 @@ def _split(name: str, seed: int):
 
 def spambase_split(seed: int = 0):
     """Spambase as in Table 3: (X_train scaled, PU labels, X_test scaled, y_test)."""
-    return _split("spambase", seed)
+    return table3_split("spambase", seed)
 
 
 def make_cells_t3(config: RunConfig) -> list[dict]:
@@ -232,7 +241,7 @@ def make_cells_t3(config: RunConfig) -> list[dict]:
 
 
 def run_cell_t3(cell: dict) -> dict:
-    X_tr, s, X_te, y_te = _split(cell["dataset"], cell["seed"])
+    X_tr, s, X_te, y_te = table3_split(cell["dataset"], cell["seed"])
     k = math.ceil(X_tr.shape[1] / 2)
     start = time.perf_counter()
     support = select_features(cell["method"], X_tr, s, k, cell["seed"], cell)

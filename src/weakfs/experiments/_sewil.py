@@ -452,8 +452,11 @@ def _history_figure(table: pd.DataFrame, ctx: ReportContext) -> str | None:
 
 
 def _timing(table: pd.DataFrame) -> pd.DataFrame:
-    names = {"select_seconds": "select s", "select_cpu_seconds": "select CPU s"}
-    names["seconds"] = "whole split s"
+    names = {
+        "select_seconds": "select s",
+        "select_cpu_seconds": "select CPU s",
+        "seconds": "whole split s",
+    }
     cols = [c for c in names if c in table]  # older cells did not record the CPU time
     grouped = table.groupby(["dataset", "method"], sort=False)
     out = grouped[cols].mean().round(1).rename(columns=names)
@@ -499,9 +502,11 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         parts.append(
             "### Seconds per split (mean over the splits run)\n\n"
             "`select` is the selection's wall time, `select CPU` its CPU time summed over the "
-            "threads (recorded since 2026-11-23; CPU / n_jobs is the wall time on otherwise idle "
-            "cores, the machine was shared), `whole split` the cell (selection, self-learning on "
-            "the selected features, scoring).\n\n" + markdown_table(timing) + "\n"
+            "threads (recorded since 2026-11-23; CPU / wall shows how many cores the selection "
+            "got: on an idle 2-core machine its threads used 1.3-1.6), `whole split` the cell "
+            "(selection, self-learning on the selected features, scoring).\n\n"
+            + markdown_table(timing)
+            + "\n"
         )
     parts.append(
         "Deviations: see docs/sewil.md (CBIL's gamma as stated in Theorem 2.4; FSGA output by a "
