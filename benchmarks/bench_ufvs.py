@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from weakfs.unsupervised import UFVSSelector, ufvs_path
-from weakfs.unsupervised import _ufvs as U
+from weakfs.unsupervised._ufvs._selector import _selector as U
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from sklearn.mixture import GaussianMixture
 
 from weakfs.pu import FSCPUSelector
-from weakfs.pu._cluster_objective import best_cluster_union, cluster_counts, cluster_objective
-from weakfs.pu._fscpu import ClusterAssumptionObjective
-from weakfs.pu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu._cluster_objective import best_cluster_union, cluster_counts, cluster_objective
+from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
 
 
 def brute_force(a, c):
@@ -161,8 +161,8 @@ def test_gmm_sparse_path_same_parameters_as_sklearn_from_same_start():
 def test_kmeans_lloyd_equals_sklearn_from_same_seeds(sparse_data):
     from sklearn.cluster import KMeans
 
-    from weakfs.pu._gmm import _kmeans_plusplus
-    from weakfs.pu._gmm_kernels import csr_rows, lloyd_csr
+    from weakfs.pu._fscpu._gmm import _kmeans_plusplus
+    from weakfs.pu._fscpu._gmm_kernels import csr_rows, lloyd_csr
 
     X = _sparse_blobs(6) if sparse_data else _blobs(6)
     csr = csr_rows(X)[:3]
@@ -289,7 +289,7 @@ def test_selector_rejects_nan_and_sparse():
 
 def test_dense_em_is_translation_invariant():
     """Data far from the origin: the dense kernel centres internally, so nothing is lost."""
-    from weakfs.pu._gmm import fit_gaussian_mixture
+    from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
 
     rng = np.random.RandomState(3)
     X = np.vstack([rng.normal(0, 1, (80, 3)), rng.normal(4, 0.5, (80, 3))])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from weakfs.pu import GLLCClassifier, NNPUClassifier, PUALClassifier, UPUClassifier
-from weakfs.pu._gkf_pual import knn_laplacian
+from weakfs.pu._gkf_pual._classifier import knn_laplacian
 from weakfs.pu._pual_baselines import _rbf, _solve_pual_family
 
 cp = pytest.importorskip("cvxpy")

@@ -63,7 +63,7 @@ def _prepared(dataset: str, mode: str):
     import scipy.sparse as sp
 
     from weakfs.datasets import load
-    from weakfs.unsupervised._ufvs import _UFVSPath
+    from weakfs.unsupervised._ufvs._selector import _UFVSPath
 
     X, y = load(dataset)
     shape = X.shape

@@ -29,7 +29,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._validation import validate_X, validate_X_y
-from weakfs.pu._gkf_pual import check_pu_target, knn_laplacian
+from weakfs.pu._gkf_pual._classifier import check_pu_target, knn_laplacian
 
 __all__ = ["GLLCClassifier", "NNPUClassifier", "PUALClassifier", "UPUClassifier"]
 

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import PU_LABEL_HELP, check_pu_labels
 from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
-from weakfs.pu import _extra_trees_kernels as _k
+from weakfs.pu._extra_trees import _kernels as _k
 from weakfs.pu._prior import estimate_class_prior
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]

@@ -1,4 +1,4 @@
-"""Numba kernels of the fast Gaussian-mixture EM (``weakfs.pu._gmm``)."""
+"""Numba kernels of the fast Gaussian-mixture EM (``weakfs.pu._fscpu._gmm``)."""
 
 from __future__ import annotations
 
@@ -425,7 +425,7 @@ def sq_distances_csr(indptr, indices, data, x_sq, centers, out):
 
 @njit(cache=True, nogil=True)
 def lloyd_csr(indptr, indices, data, x_sq, centers, max_iter, tol_abs):
-    """Lloyd iterations of ``weakfs.pu._gmm.kmeans`` on the nonzeros of the rows.
+    """Lloyd iterations of ``weakfs.pu._fscpu._gmm.kmeans`` on the nonzeros of the rows.
 
     ``indptr`` and ``indices`` unsigned (``uint64``, as :func:`sq_distances_csr`).  Same rules
     as scikit-learn's ``KMeans`` Lloyd loop: assign to the nearest center (lowest

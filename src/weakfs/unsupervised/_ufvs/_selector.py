@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from weakfs._information import bin_equal_width, entropy, mutual_information
-from weakfs.unsupervised import _ufvs_kernels as K
+from weakfs.unsupervised._ufvs import _kernels as K
 
 __all__ = ["UFVSSelector", "binary_entropy_of_counts", "ufvs_path"]
 

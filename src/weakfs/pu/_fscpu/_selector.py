@@ -3,7 +3,7 @@
 Uchikoshi & Akimoto, "Feature selection based on cluster assumption in PU learning", GECCO 2025
 (``papers/fscpu.txt``).  A mask ``m`` is scored by clustering all rows on the selected columns
 (Gaussian mixture, K = 10) and taking the best union of clusters as a detector of the labeled rows
-(recall x precision, :mod:`weakfs.pu._cluster_objective`); the compact GA of
+(recall x precision, :mod:`weakfs.pu._fscpu._cluster_objective`); the compact GA of
 :mod:`weakfs.search._compact_ga` maximises the score under a cost budget.  FSCPU-MI adds the
 semi-JMI value of the subset, each term divided by the standard deviation of all its values so far.
 """
@@ -24,8 +24,8 @@ from threadpoolctl import threadpool_limits
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
-from weakfs.pu._cluster_objective import cluster_objective
-from weakfs.pu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu._cluster_objective import cluster_objective
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
 from weakfs.pu._jmi import discretize, jmi_pair_matrix, jmi_subset_score
 from weakfs.search._base import CachedObjective
 from weakfs.search._compact_ga import CompactGA

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_random_state
 
-from weakfs.pu._gmm_kernels import (
+from weakfs.pu._fscpu._gmm_kernels import (
     csr_rows,
     em_pass_terms,
     estep_from_sq,
