@@ -48,8 +48,8 @@ from threadpoolctl import threadpool_limits
 from weakfs.experiments._fscpu import lgbm_auc, spambase_split, table3_split
 from weakfs.pu import FSCPUSelector
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
-from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
+from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
 from weakfs.search._base import CachedObjective
 
 

@@ -18,7 +18,7 @@ from threadpoolctl import threadpool_limits
 
 from weakfs.datasets import load
 from weakfs.pu import GKFPUALClassifier
-from weakfs.pu._gkf_pual._classifier import (
+from weakfs.pu._gkf_pual._admm import (
     _kernel_free_gram,
     _quadratic_features,
     gkf_pual_objective,

@@ -1,6 +1,6 @@
 """GKF-PUAL regularisation path: share of irrelevant columns removed vs λ1 (diagnostic for Table 3).
 
-On the first split (γ = 0.5, repetition 0) of several gkfpual-tables tasks, fit GKF-PUAL with
+On the first split (γ = 0.5, repetition 0) of several gkf_pual-tables tasks, fit GKF-PUAL with
 λ2 = 0.1, C2 = 0.1, σ = 1 for a range of λ1, once solved to the optimum (weakfs defaults) and once
 with the paper's literal stopping rule (fixed μ = 0.01, ε_rel = 1e-3, ε_abs = 0.25), and print the
 share of irrelevant columns removed, of relevant columns kept, and the test F1.
@@ -15,7 +15,7 @@ import argparse
 from sklearn.metrics import f1_score
 from threadpoolctl import threadpool_limits
 
-from weakfs.experiments._gkfpual import make_split
+from weakfs.experiments._gkf_pual import make_split
 from weakfs.pu import GKFPUALClassifier
 
 SOLVERS = {

@@ -41,7 +41,7 @@ def test_select_pu_on_bundled_dataset(tmp_path, capsys):
             "--labeled-fraction",
             "0.3",
             "--method",
-            "puet",
+            "pu_extra_trees",
             "-k",
             "4",
             "-o",
@@ -73,7 +73,7 @@ def test_select_pu_labels_from_target_column(tmp_path, capsys):
                 "--positive",
                 "1",
                 "--method",
-                "puet",
+                "pu_extra_trees",
                 "-k",
                 "1",
             ]
@@ -102,3 +102,13 @@ def test_select_errors(argv, message):
 def test_every_registered_selector_is_available(capsys):
     assert main(["select", "--list"]) == 0
     assert set(available_selectors()) == set(SELECTORS)
+
+
+def test_old_method_names_are_aliases(tmp_path, capsys):
+    from weakfs.cli import SELECTOR_ALIASES, SELECTORS
+
+    assert set(SELECTOR_ALIASES.values()) <= set(SELECTORS)
+    out = tmp_path / "sel.csv"
+    argv = ["select", "--dataset", "ionosphere", "--positive", "g", "--labeled-fraction", "0.3"]
+    assert main([*argv, "--method", "puet", "-k", "3", "-o", str(out)]) == 0
+    assert pd.read_csv(out).shape == (351, 4)

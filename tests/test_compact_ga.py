@@ -51,8 +51,8 @@ def test_top_theta_rule():
 def test_separable_objective_converges_to_optimum():
     rng = np.random.RandomState(1)
     w = rng.normal(size=12)
-    ga = CompactGA(n_iter=600, budget=4, random_state=0)
-    res = ga.run(lambda m: float(w[m].sum()), n_features=12)
+    ga = CompactGA(n_iter=600, budget=4)
+    res = ga.run(lambda m: float(w[m].sum()), n_features=12, random_state=0)
     best = np.zeros(12, bool)
     best[np.argsort(-w)[:4]] = True
     assert np.array_equal(res.support, best)
@@ -66,8 +66,8 @@ def test_separable_objective_converges_to_optimum():
 def test_costs_budget_respected_and_stop_when_converged():
     costs = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0])
     w = np.array([1.0, 3.0, 0.5, 2.0, -1.0, 0.2])
-    ga = CompactGA(n_iter=2000, budget=4, costs=costs, stop_when_converged=True, random_state=0)
-    res = ga.run(lambda m: float(w[m].sum()), n_features=6)
+    ga = CompactGA(n_iter=2000, budget=4, costs=costs, stop_when_converged=True)
+    res = ga.run(lambda m: float(w[m].sum()), n_features=6, random_state=0)
     assert res.converged and res.n_iter < 2000
     assert (res.masks * costs).sum(axis=2).max() <= 4
     assert costs[res.support].sum() <= 4
@@ -80,12 +80,12 @@ def test_cache_counts_and_reproducible_with_threads():
         calls.append(1)
         return float(m[0]) - float(m[1])
 
-    r1 = CompactGA(n_iter=200, budget=2, random_state=3).run(f, n_features=5)
+    r1 = CompactGA(n_iter=200, budget=2).run(f, n_features=5, random_state=3)
     n1 = len(calls)
     assert r1.n_evaluations[0] == n1 < 400  # repeated masks come from the cache
-    r2 = CompactGA(n_iter=200, budget=2, random_state=3, n_jobs=2).run(f, n_features=5)
+    r2 = CompactGA(n_iter=200, budget=2, n_jobs=2).run(f, n_features=5, random_state=3)
     assert np.array_equal(r1.theta_history, r2.theta_history)
-    r3 = CompactGA(n_iter=200, budget=2, random_state=3, cache=False).run(f, n_features=5)
+    r3 = CompactGA(n_iter=200, budget=2, cache=False).run(f, n_features=5, random_state=3)
     assert r3.n_evaluations[0] == 400
     assert np.array_equal(r1.theta_history, r3.theta_history)  # deterministic objective
 
@@ -98,8 +98,8 @@ def test_running_std_combination():
     assert running_std_compare([[5.0, 5.0]], np.array([5.0]), np.array([5.0])) == 0.0
     w1 = np.array([1.0, 0, 0, 0, 0])
     w2 = np.array([0, 0, 0, 0, 1000.0])
-    res = CompactGA(n_iter=300, budget=2, random_state=0).run(
-        [lambda m: float(w1[m].sum()), lambda m: float(w2[m].sum())], n_features=5
+    res = CompactGA(n_iter=300, budget=2).run(
+        [lambda m: float(w1[m].sum()), lambda m: float(w2[m].sum())], n_features=5, random_state=0
     )
     assert res.values.shape == (300, 2, 2)
     assert res.support[0] and res.support[4]  # both terms count despite the 1000x scale

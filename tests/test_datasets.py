@@ -26,7 +26,7 @@ def test_missing_dataset_names_file_and_dirs(tmp_path):
 
 
 def test_list_shows_where_it_looked(tmp_path):
-    table = datasets.list(tmp_path)
+    table = datasets.list_datasets(tmp_path)
     assert set(datasets.DATASETS) == set(table["name"])
     assert str(tmp_path) in table.attrs["searched"]
     assert table.set_index("name").loc["madelon", "path"] == "missing"

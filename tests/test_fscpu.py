@@ -9,9 +9,13 @@ from hypothesis import strategies as st
 from sklearn.mixture import GaussianMixture
 
 from weakfs.pu import FSCPUSelector
-from weakfs.pu._fscpu._cluster_objective import best_cluster_union, cluster_counts, cluster_objective
-from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
+from weakfs.pu._fscpu._cluster_objective import (
+    best_cluster_union,
+    cluster_counts,
+    cluster_objective,
+)
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
 
 
 def brute_force(a, c):

@@ -49,20 +49,20 @@ def test_weighted_crossover_by_hand():
 
 def test_fsga_finds_the_good_features_and_is_reproducible():
     obj = ToyObjective()
-    res = FSGA(n_generations=15, final="best", relevance_test=False, random_state=0).run(obj)
+    res = FSGA(n_generations=15, final="best", relevance_test=False).run(obj, random_state=0)
     assert set(GOOD).issubset(set(np.flatnonzero(res.best_mask)))
     assert len(res.history) == 16
     best = [h["best_fitness"] for h in res.history]
     assert best[-1] >= best[0]
-    res2 = FSGA(n_generations=15, final="best", relevance_test=False, random_state=0).run(
-        ToyObjective()
+    res2 = FSGA(n_generations=15, final="best", relevance_test=False).run(
+        ToyObjective(), random_state=0
     )
     np.testing.assert_array_equal(res.support, res2.support)
 
 
 def test_relevance_test_removes_suspects_equal_to_their_copies():
     obj = ToyObjective()
-    res = FSGA(n_generations=4, random_state=1).run(obj)
+    res = FSGA(n_generations=4).run(obj, random_state=1)
     assert obj.relevance_calls, "suspects were never tested"
     removed = np.flatnonzero(res.removed)
     assert not set(GOOD) & set(removed)
@@ -77,7 +77,7 @@ def test_relevance_test_removes_suspects_equal_to_their_copies():
 
 def test_vote_output_thresholds_rare_features():
     obj = ToyObjective()
-    res = FSGA(n_generations=5, vote_threshold=0.5, random_state=0).run(obj)
+    res = FSGA(n_generations=5, vote_threshold=0.5).run(obj, random_state=0)
     freq = res.population.mean(axis=0)
     np.testing.assert_array_equal(res.support, (freq >= 0.5) & ~res.removed)
 
@@ -108,7 +108,7 @@ def test_classic_ga_with_cached_plain_objective():
     d = 12
     w = np.r_[np.ones(3), -np.ones(d - 3) * 0.2]
     f = CachedObjective(lambda m: float(w @ m))
-    res = ClassicGA(n_generations=15, random_state=0).run(f, d)
+    res = ClassicGA(n_generations=15).run(f, d, random_state=0)
     assert res.support[:3].all()
     assert f.n_evaluations < f.n_calls  # elites re-used from the cache
     assert res.history[-1]["best_fitness"] >= res.history[0]["best_fitness"]
@@ -138,11 +138,11 @@ def test_fsga_bad_parameters():
 
 
 def test_length_mutation_changes_subset_sizes_only_when_asked():
-    fixed = FSGA(n_generations=3, relevance_test=False, final="best", random_state=0)
-    res = fixed.run(ToyObjective())
+    fixed = FSGA(n_generations=3, relevance_test=False, final="best")
+    res = fixed.run(ToyObjective(), random_state=0)
     n0 = int(np.floor(np.sqrt(20)))
     assert (res.population.sum(axis=1) == n0).all()  # reference behaviour: lengths stay n0
-    grown = FSGA(
-        n_generations=3, relevance_test=False, final="best", length_mutation=True, random_state=0
-    ).run(ToyObjective())
+    grown = FSGA(n_generations=3, relevance_test=False, final="best", length_mutation=True).run(
+        ToyObjective(), random_state=0
+    )
     assert len(set(grown.population.sum(axis=1))) > 1

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
-from weakfs.pu._gkf_pual._classifier import (
+from weakfs.pu._gkf_pual._admm import (
     _admm,
     _final_coefficients,
     _kernel_free_gram,

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from weakfs.pu import GLLCClassifier, NNPUClassifier, PUALClassifier, UPUClassifier
-from weakfs.pu._gkf_pual._classifier import knn_laplacian
-from weakfs.pu._pual_baselines import _rbf, _solve_pual_family
+from weakfs.pu._gkf_pual._admm import knn_laplacian
+from weakfs.pu._pual import _rbf, _solve_pual_family
 
 cp = pytest.importorskip("cvxpy")
 

@@ -1,4 +1,4 @@
-"""PUF-score tuning (grid then greedy ±10 %) and the gkfpual-tables experiment plumbing."""
+"""PUF-score tuning (grid then greedy ±10 %) and the gkf_pual-tables experiment plumbing."""
 
 import itertools
 
@@ -86,10 +86,10 @@ def test_puf_scorer_and_errors():
 
 
 def test_experiment_cells_and_a_quick_cell():
-    from weakfs.experiments._gkfpual import make_cells, make_split, run_cell
+    from weakfs.experiments._gkf_pual import make_cells, make_split, run_cell
     from weakfs.experiments._registry import RunConfig, get
 
-    assert get("gkfpual-tables").name == "gkfpual-tables"
+    assert get("gkf_pual-tables").name == "gkf_pual-tables"
     cells = make_cells(RunConfig(runs=1, quick=True, datasets=["Seeds"], methods=["GKF-PUAL"]))
     assert len(cells) == 2 and {c["gamma"] for c in cells} == {0.5, 0.25}
     data = make_split("Seeds", 0.5, 0)
@@ -105,7 +105,7 @@ def test_experiment_cells_and_a_quick_cell():
 
 
 def test_paper_stopping_rule_variant_is_opt_in_and_stops_early():
-    from weakfs.experiments._gkfpual import PAPER_STOP, make_cells, run_cell
+    from weakfs.experiments._gkf_pual import PAPER_STOP, make_cells, run_cell
     from weakfs.experiments._registry import RunConfig
 
     default = make_cells(RunConfig(runs=1, quick=True, datasets=["Seeds"]))

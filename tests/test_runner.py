@@ -132,3 +132,13 @@ def test_csv_without_cell_keys_is_matched_on_the_cell_entries(tmp_path, monkeypa
     assert sorted(again["auc"]) == sorted(first["auc"])
     csv = pd.read_csv(tmp_path / "demo.csv")  # rewritten with keys, no row twice
     assert len(csv) == 4 and csv["cell_key"].notna().all()
+
+
+def test_old_experiment_names_are_aliases():
+    from weakfs.experiments import canonical_name, get, names
+
+    assert canonical_name("puet-tables") == "pu_extra_trees-tables" in names()
+    assert canonical_name("gkfpual-tables") == "gkf_pual-tables" in names()
+    assert get("puet-tables").name == "pu_extra_trees-tables"
+    with pytest.raises(KeyError, match="unknown experiment"):
+        canonical_name("nope")

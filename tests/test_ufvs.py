@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from weakfs._information import equal_width_bins, joint_entropy, normalized_mutual_information
-from weakfs.unsupervised import UFVSSelector, binary_entropy_of_counts, ufvs_path
+from weakfs.unsupervised import UFVSPath, UFVSSelector, binary_entropy_of_counts, ufvs_path
 
 # ----------------------------------------------------------------------------------------------
 # a literal, slow implementation of Algorithm 1 (Python sets, no bitsets, no binary search)
@@ -375,6 +375,30 @@ def test_path_agrees_with_the_estimator_and_bounds_hold():
     by_bits = ufvs_path(X, y, thresholds=path["threshold"])
     assert list(by_bits["n_selected"]) == list(path["n_selected"])
     assert list(by_bits["min_count"])[:-1] == counts[:-1]
+
+
+def test_path_modifies_neither_input_nor_estimator():
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame(rng.normal(size=(120, 4)), columns=list("abcd"))
+    X["e"] = rng.choice(["u", "v", "w"], 120)
+    y = rng.integers(0, 2, 120)
+    X_before, y_before = X.copy(), y.copy()
+    sel = UFVSSelector(min_count=3, n_bins=4).fit(X)
+    params = sel.get_params()
+    names = list(sel.get_feature_names_out())
+    encoding = ("n_bins", "keep_discrete_up_to", "zero_as_absent", "categorical_features")
+    runner = UFVSPath(X, y, **{k: params[k] for k in encoding})
+    first = runner.run(counts=[0, 3, 10])
+    runner.run(thresholds=[0.5, 0.9])
+    again = runner.run(counts=[0, 3, 10])
+    ufvs_path(X, y, thresholds=[0.2], n_bins=4)
+    pd.testing.assert_frame_equal(X, X_before)
+    assert np.array_equal(y, y_before)
+    assert sel.get_params() == params
+    assert list(sel.get_feature_names_out()) == names
+    assert list(UFVSSelector(**params).fit(X).get_feature_names_out()) == names
+    pd.testing.assert_frame_equal(first.drop(columns="search_ms"), again.drop(columns="search_ms"))
+    assert first["selected"].iloc[1] == names  # the path's cut-off 3 is the selector's
 
 
 def test_path_measures_on_sparse_input():

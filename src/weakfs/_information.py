@@ -1,8 +1,10 @@
 """Entropy and mutual information on discrete arrays, vectorised.
 
-Shared by UFVS, JMI/semi-JMI and mRMR.  Every function takes discrete data (any hashable values,
-or the integer codes returned by :func:`encode`) and a ``base`` (2 for bits, ``np.e`` for nats).
-Plug-in (maximum-likelihood) estimates are used throughout, as in the papers.
+Shared by UFVS, JMI/semi-JMI, mRMR and FSCPU-MI (whose JMI pieces, :func:`discretize`,
+:func:`jmi_pair_matrix` and :func:`jmi_subset_score`, live here).  Every function takes discrete
+data (any hashable values, or the integer codes returned by :func:`encode`) and a ``base`` (2 for
+bits, ``np.e`` for nats).  Plug-in (maximum-likelihood) estimates are used throughout, as in the
+papers.
 
 Columns are handled without per-row Python: several columns are combined into one integer code
 (mixed radix, re-compressed with ``np.unique`` when the radix would overflow), and per-column
@@ -16,9 +18,12 @@ import numpy as np
 __all__ = [
     "bin_equal_width",
     "conditional_mutual_information",
+    "discretize",
     "encode",
     "entropy",
     "equal_width_bins",
+    "jmi_pair_matrix",
+    "jmi_subset_score",
     "joint_codes",
     "joint_entropy",
     "joint_mutual_information_columns",
@@ -267,3 +272,36 @@ def equal_width_bins(
         codes[:, j] = bin_equal_width(col, lo[j], hi[j], n_bins)
         edges.append(np.linspace(lo[j], hi[j], n_bins + 1))
     return codes, edges
+
+
+# ----------------------------------------------------------------------------------------------
+# JMI (joint mutual information) pieces: semi-JMI and FSCPU-MI
+# ----------------------------------------------------------------------------------------------
+
+
+def discretize(X, n_bins: int = 5) -> np.ndarray:
+    """Equal-width codes; columns with at most ``n_bins`` distinct values are kept as they are."""
+    codes, _ = equal_width_bins(X, n_bins=n_bins, keep_discrete_up_to=n_bins)
+    return codes
+
+
+def jmi_pair_matrix(codes: np.ndarray, y) -> np.ndarray:
+    """``M[i, j] = I(X_i, X_j; y)`` in nats for ``i != j`` and ``M[i, i] = I(X_i; y)``."""
+    d = codes.shape[1]
+    M = np.empty((d, d))
+    for j in range(d):
+        M[:, j] = joint_mutual_information_columns(codes, j, y, base=np.e)
+    M = 0.5 * (M + M.T)
+    M[np.arange(d), np.arange(d)] = mutual_information_columns(codes, y, base=np.e)
+    return M
+
+
+def jmi_subset_score(pair_matrix: np.ndarray, mask) -> float:
+    """JMI value of a subset: ``sum_{i<j in S} I(X_i, X_j; y)``; ``I(X_i; y)`` if ``|S| = 1``."""
+    idx = np.flatnonzero(np.asarray(mask, dtype=bool))
+    if idx.shape[0] == 0:
+        return 0.0
+    if idx.shape[0] == 1:
+        return float(pair_matrix[idx[0], idx[0]])
+    sub = pair_matrix[np.ix_(idx, idx)]
+    return float(np.triu(sub, 1).sum())

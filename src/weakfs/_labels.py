@@ -4,7 +4,8 @@ Two label conventions are used throughout weakfs:
 
 * **PU labels** (positive-unlabeled): ``1`` (or ``True``) marks a labeled positive; ``0``, ``-1`` or
   ``False`` marks an unlabeled row.  :func:`check_pu_labels` returns them as an ``int8``
-  array of 1/0.
+  array of 1/0; :func:`check_pu_target` is the same check for a PU estimator's ``fit``, in the
+  wording of scikit-learn's estimator checks.
 * **Semi-supervised labels**: scikit-learn's convention, ``-1`` marks an unlabeled row and any other
   value is a class.  :func:`check_semi_supervised_labels` returns the labeled mask and the classes.
 
@@ -24,6 +25,7 @@ __all__ = [
     "PU_LABEL_HELP",
     "SemiSupervisedLabels",
     "check_pu_labels",
+    "check_pu_target",
     "check_semi_supervised_labels",
 ]
 
@@ -137,6 +139,62 @@ def check_pu_labels(
         raise ValueError(
             f"{name} has no unlabeled row: all {s.shape[0]} rows are labeled positive; "
             "PU learning needs unlabeled rows (0, -1 or False)"
+        )
+    return s
+
+
+def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
+    """:func:`check_pu_labels` for the ``fit`` of a PU estimator, with scikit-learn's messages.
+
+    A missing ``y`` gets scikit-learn's "requires y to be passed" error (and a column vector its
+    warning); a continuous target says "Unknown label type", a target with more than two values
+    other than ``-1``/``0``/``1`` "Only binary classification is supported", and a target with a
+    single value (nothing labeled, or nothing unlabeled) "one class only": the wording
+    scikit-learn's estimator checks look for.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        The estimator being fitted (named in the message for a missing ``y``).
+    y : array-like of shape (n_samples,)
+        PU labels: ``1``/``True`` labeled positive; ``0``, ``-1`` or ``False`` unlabeled.
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    s : ndarray of shape (n_samples,), dtype int8
+        As :func:`check_pu_labels` returns it.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from weakfs._labels import check_pu_target
+    >>> check_pu_target(LogisticRegression(), [1, 0, -1, 1])
+    array([1, 0, 0, 1], dtype=int8)
+    """
+    from sklearn.utils.multiclass import type_of_target
+
+    from weakfs._validation import check_y_given
+
+    check_y_given(estimator, y)
+    kind = type_of_target(y, input_name=name)
+    if kind in ("continuous", "continuous-multioutput", "multilabel-indicator"):
+        raise ValueError(f"Unknown label type: {kind}. {PU_LABEL_HELP}")
+    if kind not in ("binary", "unknown"):
+        values = np.unique(np.asarray(y))
+        if not np.isin(values, (-1, 0, 1)).all():
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {kind} "
+                f"(values {values.tolist()[:10]}); {PU_LABEL_HELP}"
+            )
+    s = check_pu_labels(y, require_labeled=False, require_unlabeled=False, name=name)
+    if s.min() == s.max():
+        found = "labeled positive" if s[0] else "unlabeled"
+        missing = "unlabeled row" if s[0] else "labeled positive row"
+        raise ValueError(
+            f"{name} has one class only: all {s.shape[0]} rows are {found} (no {missing}); "
+            "PU learning needs labeled positive (1) and unlabeled (0, -1 or False) rows"
         )
     return s
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from sklearn.exceptions import DataConversionWarning
@@ -12,8 +12,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 __all__ = [
+    "N_FEATURES_TO_SELECT_DOC",
     "check_n_features_to_select",
     "check_y_given",
+    "n_features_to_select_constraint",
     "progress",
     "spawn_random_states",
     "spawn_seeds",
@@ -107,23 +109,66 @@ def validate_X_y(
     return X, y
 
 
-def check_n_features_to_select(n_features_to_select, n_features: int, *, default_fraction=0.5):
-    """Resolve ``n_features_to_select`` (None, int or a fraction in (0, 1]) to an int.
+N_FEATURES_TO_SELECT_DOC = """\
+        How many features to keep; one meaning everywhere in weakfs:
 
-    Raises a ``ValueError`` naming both numbers when more features are requested than exist.
+        - int ``k >= 1``: exactly ``k`` (an error if the data has fewer features);
+        - float in ``(0, 1]``: that fraction of the features, rounded up (at least 1);
+        - ``None``: half of the features, rounded up (scikit-learn's RFE convention);
+        - ``"auto"``: the method's own default from its paper, stated with the parameter (only
+          where the method has one)."""
+
+
+def check_n_features_to_select(
+    n_features_to_select,
+    n_features: int,
+    *,
+    auto: Callable[[int], int] | None = None,
+) -> int:
+    """Resolve ``n_features_to_select`` to a number of features (the one resolver of weakfs).
+
+    Parameters
+    ----------
+    n_features_to_select : int, float, None or "auto"
+        See ``N_FEATURES_TO_SELECT_DOC``: int = exactly that many; float in (0, 1] = that
+        fraction rounded up; None = half, rounded up; ``"auto"`` = ``auto(n_features)``.
+    n_features : int
+        Number of features of the data.
+    auto : callable, optional
+        The method's paper default as a function of ``n_features``; without it ``"auto"`` is an
+        error.
+
+    Returns
+    -------
+    k : int
+        ``1 <= k <= n_features``; otherwise a ``ValueError`` naming both numbers.
+
+    Examples
+    --------
+    >>> check_n_features_to_select(None, 5), check_n_features_to_select(0.3, 10)
+    (3, 3)
+    >>> check_n_features_to_select("auto", 27, auto=lambda d: round(d ** (2 / 3)))
+    9
     """
-    if n_features_to_select is None:
-        k = max(1, int(np.ceil(default_fraction * n_features)))
-    elif isinstance(n_features_to_select, numbers.Integral) and not isinstance(
-        n_features_to_select, bool
-    ):
-        k = int(n_features_to_select)
-    elif isinstance(n_features_to_select, numbers.Real) and 0 < n_features_to_select <= 1:
-        k = max(1, int(np.ceil(n_features_to_select * n_features)))
-    else:
+    value = n_features_to_select
+    if isinstance(value, bool | np.bool_):
         raise ValueError(
-            "n_features_to_select must be None, a positive int or a fraction in (0, 1]; got "
-            f"{n_features_to_select!r}"
+            f"n_features_to_select must be a number of features or a fraction; got {value!r} "
+            "(a boolean is neither)"
+        )
+    if value is None:
+        k = max(1, int(np.ceil(0.5 * n_features)))
+    elif isinstance(value, str) and value == "auto" and auto is not None:
+        k = int(auto(n_features))
+    elif isinstance(value, numbers.Integral):
+        k = int(value)
+    elif isinstance(value, numbers.Real) and 0 < value <= 1:
+        k = max(1, int(np.ceil(float(value) * n_features)))
+    else:
+        allowed = "None, 'auto', " if auto is not None else "None, "
+        raise ValueError(
+            f"n_features_to_select must be {allowed}a positive int or a fraction in (0, 1]; got "
+            f"{value!r}"
         )
     if k < 1:
         raise ValueError(f"n_features_to_select must be at least 1; got {k}")
@@ -133,6 +178,18 @@ def check_n_features_to_select(n_features_to_select, n_features: int, *, default
             "too few features to select from"
         )
     return k
+
+
+def n_features_to_select_constraint(*, auto: bool = False) -> list:
+    """The ``_parameter_constraints`` entry matching :func:`check_n_features_to_select`."""
+    from sklearn.utils._param_validation import Interval, StrOptions
+
+    entry = [
+        None,
+        Interval(numbers.Integral, 1, None, closed="left"),
+        Interval(numbers.Real, 0, 1, closed="right"),
+    ]
+    return [StrOptions({"auto"}), *entry] if auto else entry
 
 
 def spawn_seeds(random_state, n: int) -> np.ndarray:

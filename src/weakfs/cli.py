@@ -91,13 +91,13 @@ SELECTORS: dict[str, SelectorSpec] = {
         "mRMR (MIQ) on PU labels",
         _k_param("n_features_to_select"),
     ),
-    "puet": SelectorSpec(
+    "pu_extra_trees": SelectorSpec(
         "weakfs.pu:PUExtraTreesClassifier",
         "pu",
         "PU Extra Trees (nnPU, quadratic, prior estimated): top k by risk-reduction importance",
         _from_model("weakfs.pu", "PUExtraTreesClassifier", prior="auto", n_jobs=-1),
     ),
-    "gkfpual": SelectorSpec(
+    "gkf_pual": SelectorSpec(
         "weakfs.pu:GKFPUALClassifier",
         "pu",
         "GKF-PUAL: features whose group-lasso group is non-zero (top k by group norm)",
@@ -110,6 +110,10 @@ SELECTORS: dict[str, SelectorSpec] = {
         lambda cls, k, seed: cls(random_state=seed, n_jobs=-1),
     ),
 }
+
+
+# earlier method names, still accepted
+SELECTOR_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
 
 
 def _load_class(target: str):
@@ -225,6 +229,7 @@ def cmd_select(args) -> int:
             state = "" if name in specs else "  (not available in this installation)"
             print(f"{name:10s} [{spec.labels:4s}] {spec.help}{state}")
         return 0
+    args.method = SELECTOR_ALIASES.get(args.method, args.method)
     if args.method not in specs:
         known = ", ".join(specs) or "none"
         raise SystemExit(
@@ -290,8 +295,7 @@ def _parse_options(pairs: list[str]) -> dict:
 
 
 def cmd_reproduce(args) -> int:
-    from weakfs.experiments import RunConfig, names
-    from weakfs.experiments._runner import run_experiment
+    from weakfs.experiments import RunConfig, canonical_name, names, run_experiment
 
     if args.list or not args.experiment:
         from weakfs.experiments import get
@@ -325,7 +329,7 @@ def cmd_reproduce(args) -> int:
     )
     print(
         f"{len(table)} cells in {time.perf_counter() - start:.1f} s; "
-        f"report: {Path(args.out) / (args.experiment + '.md')}"
+        f"report: {Path(args.out) / (canonical_name(args.experiment) + '.md')}"
     )
     return 0
 
@@ -361,7 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         help="simulate weak labels: keep this share of labels (SCAR), hide the rest",
     )
-    sel.add_argument("--method", default="puet", help="selector (see --list); default puet")
+    sel.add_argument(
+        "--method", default="pu_extra_trees", help="selector (see --list); default pu_extra_trees"
+    )
     sel.add_argument("-k", type=int, default=None, help="number of features to select")
     sel.add_argument("-o", "--output", help="write the selected columns (+ target) here")
     sel.add_argument("--random-state", type=int, default=0)

@@ -1,9 +1,16 @@
 """Datasets: loaders for real data, PU label generation and synthetic generators.
 
 ``load(name)`` reads the bundled small datasets or the staged files of ``$WEAKFS_DATA``
-(default ``~/.weakfs/data``); nothing is downloaded.
+(default ``~/.weakfs/data``); nothing is downloaded.  ``list_datasets()`` names them all.
 """
 
+from weakfs.datasets._fscpu_synthetic import (
+    FSCPU_CONDITIONS,
+    FSCPUCondition,
+    FSCPUSynthetic,
+    list_fscpu_conditions,
+    make_fscpu_synthetic,
+)
 from weakfs.datasets._loaders import (
     DATASETS,
     DatasetInfo,
@@ -17,36 +24,21 @@ from weakfs.datasets._loaders import (
 from weakfs.datasets._pu import PULabeling, make_pu_labels
 from weakfs.datasets._synthetic import make_informative_noise
 
-# --- FSCPU Table-1 generator (issue 4 / issue 2) ---
-# isort: split
-from weakfs.datasets._fscpu_synthetic import (
-    FSCPU_CONDITIONS,
-    FSCPUCondition,
-    FSCPUSynthetic,
-    list_fscpu_conditions,
-    make_fscpu_synthetic,
-)
-
-list = list_datasets  # the issue asks for datasets.list()
-
 __all__ = [
     "DATASETS",
+    "FSCPU_CONDITIONS",
     "DatasetInfo",
     "DatasetNotFoundError",
+    "FSCPUCondition",
+    "FSCPUSynthetic",
     "PULabeling",
     "data_dirs",
     "find",
-    "list",
     "list_datasets",
+    "list_fscpu_conditions",
     "load",
     "load_frame",
+    "make_fscpu_synthetic",
     "make_informative_noise",
     "make_pu_labels",
-]
-__all__ += [  # FSCPU Table-1 generator (issue 4)
-    "FSCPU_CONDITIONS",
-    "FSCPUCondition",
-    "FSCPUSynthetic",
-    "list_fscpu_conditions",
-    "make_fscpu_synthetic",
 ]

@@ -22,8 +22,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler
 
-from weakfs.datasets import load, make_fscpu_synthetic, make_pu_labels
-from weakfs.datasets._fscpu_synthetic import FSCPU_CONDITIONS
+from weakfs.datasets import FSCPU_CONDITIONS, load, make_fscpu_synthetic, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
 from weakfs.experiments._runner import markdown_table, summarize
 from weakfs.metrics import feature_selection_recall
@@ -107,7 +106,7 @@ def _lgbm_opt_support(X, s, k, n_iter, seed) -> np.ndarray:
     def objective(mask):
         return lgbm_auc(X_fit[:, mask], s_fit, X_val[:, mask], s_val, seed)
 
-    return CompactGA(n_iter, budget=k, random_state=seed).run(objective, X.shape[1]).support
+    return CompactGA(n_iter, budget=k).run(objective, X.shape[1], random_state=seed).support
 
 
 def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndarray:

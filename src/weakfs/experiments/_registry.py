@@ -79,18 +79,20 @@ class Experiment:
 # dependencies never break another)
 EXPERIMENT_MODULES: dict[str, str] = {
     "demo": "weakfs.experiments._demo",
-    # --- ufvs (issue 2) ---
     "ufvs": "weakfs.experiments._ufvs",
-    # --- puet-tables (issue 3) ---
-    "puet-tables": "weakfs.experiments._puet",
-    # --- fscpu-table1, fscpu-table3 (issue 4) ---
+    "pu_extra_trees-tables": "weakfs.experiments._pu_extra_trees",
     "fscpu-table1": "weakfs.experiments._fscpu",
     "fscpu-table3": "weakfs.experiments._fscpu",
     "fscpu-figure1": "weakfs.experiments._fscpu",
-    # --- gkfpual-tables (issue 5) ---
-    "gkfpual-tables": "weakfs.experiments._gkfpual",
-    # --- sewil-tables (issue 6) ---
+    "gkf_pual-tables": "weakfs.experiments._gkf_pual",
     "sewil-tables": "weakfs.experiments._sewil",
+}
+
+
+# earlier names of experiments, still accepted (their results are written under the new name)
+ALIASES: dict[str, str] = {
+    "puet-tables": "pu_extra_trees-tables",
+    "gkfpual-tables": "gkf_pual-tables",
 }
 
 
@@ -98,9 +100,16 @@ def names() -> list[str]:
     return sorted(EXPERIMENT_MODULES)
 
 
-def get(name: str) -> Experiment:
+def canonical_name(name: str) -> str:
+    """The experiment's name, resolving an alias; a ``KeyError`` naming the known ones."""
+    name = ALIASES.get(name, name)
     if name not in EXPERIMENT_MODULES:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(names())}")
+    return name
+
+
+def get(name: str) -> Experiment:
+    name = canonical_name(name)
     module = importlib.import_module(EXPERIMENT_MODULES[name])
     experiments = getattr(module, "EXPERIMENTS", None)
     if experiments is not None:

@@ -287,6 +287,7 @@ def run_experiment(
     """
     config = config or RunConfig()
     experiment: Experiment = get(name)
+    name = experiment.name  # an alias writes under the experiment's own name
     out = Path(out_dir)
     cells = experiment.make_cells(config)
     if not cells:

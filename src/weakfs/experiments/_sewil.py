@@ -230,9 +230,7 @@ def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, qu
     from joblib import Parallel, delayed
     from sklearn.ensemble import RandomForestClassifier
 
-    from weakfs.semi_supervised._criteria import ForestEvidence, get_criterion
-    from weakfs.semi_supervised._self_learning import self_learn
-    from weakfs.semi_supervised._sewil import _fit_forest_on_subset
+    from weakfs.semi_supervised import ForestSubsetObjective, get_criterion, self_learn
 
     d = X.shape[1]
     rng = np.random.RandomState(seed)
@@ -252,20 +250,15 @@ def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, qu
     )
     c = sla["y_codes"]
     train = c >= 0
-    Xt, yt, true_t, Xu = X[train], c[train], lab[train], X[~lab]
-    n_classes = int(yt.max()) + 1
+    # one forest per subset gives the evidence for all four criteria (same seed as SEW-IL's)
+    subsets = ForestSubsetObjective(
+        X[train], c[train], lab[train], X_unlabeled=X[~lab], n_estimators=n_estimators, seed=seed
+    )
     crits = [get_criterion(name) for name in CRITERIA_ORDER]
 
     def score_all(mask):
-        # one forest per subset gives the evidence for all four criteria (same seed as SEW-IL's)
-        cols = np.flatnonzero(mask)
-        forest = _fit_forest_on_subset(Xt, yt, cols, n_estimators, seed)
-        oob = np.full((Xt.shape[0], n_classes), np.nan)
-        oob[:, forest.classes_.astype(np.intp)] = forest.oob_decision_function_
-        unl = np.zeros((Xu.shape[0], n_classes))
-        unl[:, forest.classes_.astype(np.intp)] = forest.predict_proba(Xu[:, cols])
-        ev = ForestEvidence(oob, yt, true_t, unl)
-        return [float(cr(ev)) for cr in crits]
+        evidence = subsets.evidence(mask)
+        return [float(cr(evidence)) for cr in crits]
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

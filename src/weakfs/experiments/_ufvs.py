@@ -3,10 +3,10 @@
 One cell per (dataset, mode, cut-off).  The cut-off is the paper's count form ``n`` (values held by
 at most ``n`` rows, or by at least ``|D| - n``, are dropped), taken as fractions of the rows.
 ``mode`` is ``paper`` (every value, 0 included, is a candidate, as the paper's definitions read)
-or ``zero_absent`` (0 means "absent": the library default for sparse input and the SPEC's (ref)
-note on the authors' group's code; every dataset here but MADELON has many zeros).  Labels ``C``
-are binary as in the paper (KDD: normal vs attack) and used only for the measures.  UFVS is
-deterministic, so there is no seed axis.
+or ``zero_absent`` (0 means "absent": the library default for sparse input and, as far as the
+authors' group's code is described, their treatment of sparse data; every dataset here but
+MADELON has many zeros).  Labels ``C`` are binary as in the paper (KDD: normal vs attack) and
+used only for the measures.  UFVS is deterministic, so there is no seed axis.
 """
 
 from __future__ import annotations
@@ -63,11 +63,11 @@ def _prepared(dataset: str, mode: str):
     import scipy.sparse as sp
 
     from weakfs.datasets import load
-    from weakfs.unsupervised._ufvs._selector import _UFVSPath
+    from weakfs.unsupervised import UFVSPath
 
     X, y = load(dataset)
     shape = X.shape
-    runner = _UFVSPath(X, _binary_labels(dataset, y), zero_as_absent=(mode == "zero_absent"))
+    runner = UFVSPath(X, _binary_labels(dataset, y), zero_as_absent=(mode == "zero_absent"))
     return runner, shape, sp.issparse(X)
 
 
@@ -271,7 +271,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "Mode `paper`: every value, 0 included, is a candidate (the paper's definitions read "
         "literally). Mode `zero_absent`: 0 means absent, only non-zero values are candidates and "
         "a row is covered only through its non-zero entries (the library default for sparse "
-        "input; SPEC (ref): the authors' group's code treats 0 of sparse data so). UFVS is "
+        "input, and the authors' group's treatment of sparse data). UFVS is "
         "deterministic, so one run per cell. 'Near' below means at least "
         f"{NEAR:.0%} of the upper bound.",
         "",

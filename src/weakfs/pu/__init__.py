@@ -3,33 +3,26 @@
 Labels follow ``weakfs._labels.check_pu_labels``: 1 = labeled positive; 0, -1 or False = unlabeled.
 """
 
-# Each method lives in its own private module and is re-exported here (one import line per module).
-# --- PU Extra Trees (issue 3) ---
-from weakfs.pu._extra_trees._classifier import PUExtraTreesClassifier, PUTree
-
-# --- FSCPU, semi-JMI, mRMR (issue 4) ---
-# isort: split
-from weakfs.pu._fscpu._selector import FSCPUSelector
-
-# --- GKF-PUAL and its baselines (issue 5) ---
-from weakfs.pu._gkf_pual._classifier import GKFPUALClassifier, GKFPUALSelector
+# Each method lives in its own private module or subpackage and is re-exported here.
+from weakfs.pu._fscpu import FSCPUSelector
+from weakfs.pu._gkf_pual import GKFPUALClassifier, GKFPUALSelector
 from weakfs.pu._jmi import MRMRSelector, SemiJMISelector
+from weakfs.pu._nnpu import NNPUClassifier, UPUClassifier
 from weakfs.pu._prior import estimate_class_prior
-from weakfs.pu._pual_baselines import (
-    GLLCClassifier,
-    NNPUClassifier,
-    PUALClassifier,
-    UPUClassifier,
-)
+from weakfs.pu._pu_extra_trees import PUExtraTreesClassifier, PUTree
+from weakfs.pu._pual import GLLCClassifier, PUALClassifier
 
-__all__: list[str] = []
-__all__ += [  # issue 5 (after the list exists)
+__all__ = [
+    "FSCPUSelector",
     "GKFPUALClassifier",
     "GKFPUALSelector",
     "GLLCClassifier",
+    "MRMRSelector",
     "NNPUClassifier",
     "PUALClassifier",
+    "PUExtraTreesClassifier",
+    "PUTree",
+    "SemiJMISelector",
     "UPUClassifier",
+    "estimate_class_prior",
 ]
-__all__ += ["PUExtraTreesClassifier", "PUTree", "estimate_class_prior"]  # issue 3
-__all__ += ["FSCPUSelector", "MRMRSelector", "SemiJMISelector"]  # issue 4

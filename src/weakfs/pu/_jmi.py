@@ -1,9 +1,13 @@
-"""Information-theoretic PU baselines: semi-JMI and mRMR (MIQ) (SPEC §6).
+"""Information-theoretic PU baselines of FSCPU: semi-JMI and mRMR (MIQ).
 
 Both treat the unlabeled rows as negatives (in the PU case semi-JMI of Sechidis & Brown 2018 is
 exactly JMI on the labels "labeled / unlabeled").  Features are discretised into 5 equal-width bins
 (columns with at most 5 distinct values keep their values); mutual information is the plug-in
 estimate in nats (``weakfs._information``); ties go to the lower column index.
+
+References: K. Sechidis, G. Brown, "Simple strategies for semi-supervised feature selection",
+Machine Learning 107 (2018); H. Peng, F. Long, C. Ding, "Feature selection based on mutual
+information: criteria of max-dependency, max-relevance, and min-redundancy", IEEE TPAMI 27 (2005).
 """
 
 from __future__ import annotations
@@ -12,47 +16,15 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
-from weakfs._information import (
-    equal_width_bins,
-    joint_mutual_information_columns,
-    mutual_information_columns,
-)
+from weakfs._information import discretize, jmi_pair_matrix, mutual_information_columns
 from weakfs._labels import check_pu_labels
+from weakfs._selection import RankingSelector
 from weakfs._validation import check_n_features_to_select, validate_X_y
 
-__all__ = ["MRMRSelector", "SemiJMISelector", "discretize", "jmi_pair_matrix", "jmi_subset_score"]
-
-
-def discretize(X, n_bins: int = 5) -> np.ndarray:
-    """Equal-width codes; columns with at most ``n_bins`` distinct values are kept as they are."""
-    codes, _ = equal_width_bins(X, n_bins=n_bins, keep_discrete_up_to=n_bins)
-    return codes
-
-
-def jmi_pair_matrix(codes: np.ndarray, y) -> np.ndarray:
-    """``M[i, j] = I(X_i, X_j; y)`` in nats for ``i != j`` and ``M[i, i] = I(X_i; y)``."""
-    d = codes.shape[1]
-    M = np.empty((d, d))
-    for j in range(d):
-        M[:, j] = joint_mutual_information_columns(codes, j, y, base=np.e)
-    M = 0.5 * (M + M.T)
-    M[np.arange(d), np.arange(d)] = mutual_information_columns(codes, y, base=np.e)
-    return M
-
-
-def jmi_subset_score(pair_matrix: np.ndarray, mask) -> float:
-    """JMI value of a subset: ``sum_{i<j in S} I(X_i, X_j; y)``; ``I(X_i; y)`` if ``|S| = 1``."""
-    idx = np.flatnonzero(np.asarray(mask, dtype=bool))
-    if idx.shape[0] == 0:
-        return 0.0
-    if idx.shape[0] == 1:
-        return float(pair_matrix[idx[0], idx[0]])
-    sub = pair_matrix[np.ix_(idx, idx)]
-    return float(np.triu(sub, 1).sum())
+__all__ = ["MRMRSelector", "SemiJMISelector"]
 
 
 def _argmax_low(values: np.ndarray, allowed: np.ndarray) -> int:
@@ -60,7 +32,7 @@ def _argmax_low(values: np.ndarray, allowed: np.ndarray) -> int:
     return int(np.flatnonzero(v == v.max())[0])
 
 
-class _InfoSelector(SelectorMixin, BaseEstimator):
+class _InfoSelector(RankingSelector):
     _parameter_constraints: ClassVar[dict] = {
         "n_features_to_select": [
             Interval(numbers.Integral, 1, None, closed="left"),
@@ -76,25 +48,9 @@ class _InfoSelector(SelectorMixin, BaseEstimator):
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
         return discretize(X, self.n_bins), s, k
 
-    def _finish(self, order: list[int], scores: np.ndarray, d: int):
-        self.ranking_ = np.asarray(order, dtype=np.intp)
-        self.scores_ = scores
-        support = np.zeros(d, dtype=bool)
-        support[self.ranking_] = True
-        self.support_ = support
-        return self
-
-    def _get_support_mask(self):
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
-
 
 class SemiJMISelector(_InfoSelector):
-    """Semi-JMI for PU data: JMI with the unlabeled rows as negatives (SPEC §6).
+    """Semi-JMI for PU data: JMI with the unlabeled rows as negatives.
 
     First the feature with the largest ``I(X; s)``, then repeatedly the feature maximising
     ``sum_{j in S} I(X_k, X_j; s)``; ties go to the lower index.
@@ -148,7 +104,7 @@ class SemiJMISelector(_InfoSelector):
             chosen[j] = True
             scores[j] = acc[j]
             acc += M[:, j]
-        return self._finish(order, scores, d)
+        return self._keep_first(order, len(order), d, scores=scores)
 
 
 class MRMRSelector(_InfoSelector):
@@ -215,4 +171,4 @@ class MRMRSelector(_InfoSelector):
             chosen[j] = True
             scores[j] = quotient[j]
             red_sum += mutual_information_columns(codes, codes[:, j], base=np.e)
-        return self._finish(order, scores, d)
+        return self._keep_first(order, len(order), d, scores=scores)

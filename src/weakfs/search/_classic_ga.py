@@ -13,13 +13,14 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from weakfs._validation import progress
-from weakfs.search._fsga import (
-    PROPORTIONS,
+from weakfs.search._base import (
+    CROSSOVER_PROPORTIONS,
+    MaskObjective,
+    MaskSearch,
     SearchResult,
-    _ensure_nonempty,
+    ensure_nonempty,
     evaluate_masks,
     generation_record,
 )
@@ -27,7 +28,7 @@ from weakfs.search._fsga import (
 __all__ = ["ClassicGA"]
 
 
-class ClassicGA:
+class ClassicGA(MaskSearch):
     """Classic genetic algorithm over feature masks (CGA).
 
     Parameters
@@ -40,18 +41,17 @@ class ClassicGA:
     max_mutations : int or None, default=None
         Bits flipped per child: ``1..max_mutations`` (``None``: ``floor(sqrt(d) / 2)``, the same
         scale as FSGA's swap mutation).
-    random_state : int, RandomState or None
     verbose : bool, default=False
 
     Examples
     --------
     >>> import numpy as np
     >>> from weakfs.search import ClassicGA
-    >>> res = ClassicGA(n_generations=3, random_state=0).run(lambda m: float(m[:2].sum()))
+    >>> res = ClassicGA(n_generations=3).run(lambda m: float(m[:2].sum()))
     Traceback (most recent call last):
     ...
     TypeError: the objective must have n_features or be called through run(objective, n_features)
-    >>> res = ClassicGA(n_generations=3, random_state=0).run(lambda m: float(m[:2].sum()), 10)
+    >>> res = ClassicGA(n_generations=3).run(lambda m: float(m[:2].sum()), 10, random_state=0)
     >>> res.support.shape
     (10,)
     """
@@ -64,7 +64,6 @@ class ClassicGA:
         n_parents: int = 8,
         init_prob: float = 0.5,
         max_mutations: int | None = None,
-        random_state=None,
         verbose: bool = False,
     ):
         self.n_generations = n_generations
@@ -72,20 +71,12 @@ class ClassicGA:
         self.n_parents = n_parents
         self.init_prob = init_prob
         self.max_mutations = max_mutations
-        self.random_state = random_state
         self.verbose = verbose
 
-    def run(self, objective, n_features: int | None = None) -> SearchResult:
-        """Maximise ``objective`` over masks of length ``n_features`` (default ``.n_features``)."""
-        d = n_features if n_features is not None else getattr(objective, "n_features", None)
-        if d is None:
-            raise TypeError(
-                "the objective must have n_features or be called through run(objective, n_features)"
-            )
-        d = int(d)
+    def _search(self, objective: MaskObjective, rng: np.random.RandomState) -> SearchResult:
+        d = int(objective.n_features)
         if self.n_parents < 2 or self.n_parents > self.population_size:
             raise ValueError(f"n_parents must be in [2, {self.population_size}]")
-        rng = check_random_state(self.random_state)
         max_mut = (
             max(1, int(np.floor(np.sqrt(d))) // 2)
             if self.max_mutations is None
@@ -93,7 +84,7 @@ class ClassicGA:
         )
         allowed = np.ones(d, dtype=bool)
         population = rng.uniform(size=(self.population_size, d)) < self.init_prob
-        population = _ensure_nonempty(population, allowed, rng)
+        population = ensure_nonempty(population, allowed, rng)
         pairs = np.array(list(combinations(range(self.n_parents), 2)))
         history: list[dict] = []
         n_children = self.population_size - self.n_parents
@@ -104,7 +95,7 @@ class ClassicGA:
             parents = population[order[: self.n_parents]]
             which = pairs[rng.choice(len(pairs), n_children)]
             swap = rng.randint(2, size=n_children).astype(bool)
-            cuts = np.floor(rng.choice(PROPORTIONS, n_children) * d).astype(int)
+            cuts = np.floor(rng.choice(CROSSOVER_PROPORTIONS, n_children) * d).astype(int)
             first = np.where(swap, which[:, 1], which[:, 0])
             second = np.where(swap, which[:, 0], which[:, 1])
             left = np.arange(d)[None, :] < cuts[:, None]
@@ -114,7 +105,7 @@ class ClassicGA:
                 flip = rng.choice(d, min(int(n_flip[c]), d), replace=False)
                 children[c, flip] = ~children[c, flip]
             population = np.vstack([parents, children])
-            population = _ensure_nonempty(population, allowed, rng)
+            population = ensure_nonempty(population, allowed, rng)
         fitness, _ = evaluate_masks(objective, population)
         order = np.argsort(-fitness, kind="stable")
         best = order[0]

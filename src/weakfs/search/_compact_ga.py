@@ -14,7 +14,7 @@ over every value of that term logged so far in the run).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -22,23 +22,23 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from weakfs._validation import progress
-from weakfs.search._base import CachedObjective
+from weakfs.search._base import CachedObjective, MaskSearch, SearchResult, as_objective
 
 __all__ = ["CompactGA", "CompactGAResult", "repair_mask", "running_std_compare", "top_theta"]
 
 
-@dataclass
-class CompactGAResult:
-    """Outcome of :meth:`CompactGA.run`.
+@dataclass(kw_only=True)
+class CompactGAResult(SearchResult):
+    """Outcome of :meth:`CompactGA.run`: a :class:`~weakfs.search.SearchResult` plus the IGO state.
 
-    ``support``: the final mask (top-theta within the budget); ``theta``: final parameters;
+    ``support``: the final mask (top-theta within the budget; ``best_mask`` is the same mask and
+    ``best_fitness`` is ``nan``: the answer itself is not evaluated); ``theta``: final parameters;
     ``theta_history``: ``(n_iter + 1, d)`` parameters after each iteration (row 0 = start);
     ``values``: ``(n_iter, 2, n_terms)`` objective term values of the two candidates;
     ``masks``: ``(n_iter, 2, d)`` the repaired candidates; ``n_evaluations``: objective calls
     actually run per term (cache misses); ``converged``: every theta within ``margin`` of a bound.
     """
 
-    support: np.ndarray
     theta: np.ndarray
     theta_history: np.ndarray
     values: np.ndarray
@@ -108,7 +108,7 @@ def running_std_compare(log: list[list[float]], va: np.ndarray, vb: np.ndarray) 
     return total
 
 
-class CompactGA:
+class CompactGA(MaskSearch):
     """Compact genetic algorithm (IGO on Bernoulli masks) with hard-constraint repair.
 
     Parameters
@@ -135,14 +135,13 @@ class CompactGA:
         the GIL to gain, as FSCPU's numba/BLAS mixture fits do).  Results do not depend on it.
     progress : bool, default=False
         Show a tqdm bar.
-    random_state : int, RandomState or None
 
     Examples
     --------
     >>> import numpy as np
     >>> w = np.array([3.0, -1.0, 2.0, -2.0, 1.0])
-    >>> ga = CompactGA(n_iter=300, budget=2, random_state=0)
-    >>> res = ga.run(lambda m: float(w[m].sum()), n_features=5)
+    >>> ga = CompactGA(n_iter=300, budget=2)
+    >>> res = ga.run(lambda m: float(w[m].sum()), n_features=5, random_state=0)
     >>> np.flatnonzero(res.support).tolist()
     [0, 2]
     """
@@ -160,7 +159,6 @@ class CompactGA:
         cache: bool = True,
         n_jobs: int | None = None,
         progress: bool = False,
-        random_state=None,
     ):
         self.n_iter = n_iter
         self.budget = budget
@@ -172,7 +170,6 @@ class CompactGA:
         self.cache = cache
         self.n_jobs = n_jobs
         self.progress = progress
-        self.random_state = random_state
 
     def resolve(self, n_features: int) -> tuple[np.ndarray, float, float, float]:
         """Validated ``(costs, budget, eta, eps)`` for ``n_features`` features."""
@@ -206,24 +203,45 @@ class CompactGA:
 
     def run(
         self,
-        objective: Callable[[np.ndarray], float] | Sequence[Callable[[np.ndarray], float]],
-        n_features: int,
+        objective,
+        n_features: int | None = None,
         *,
+        random_state=None,
         on_iteration: Callable[[int, np.ndarray, np.ndarray, float], None] | None = None,
     ) -> CompactGAResult:
         """Maximise ``objective`` over masks of ``n_features`` bits within the budget.
 
-        ``objective`` is one callable, or a list of term callables combined by running-std
-        normalisation.  ``on_iteration(t, mask_a, mask_b, comparison)`` is called after each
-        update (FSCPU uses it to warm-start its next clustering from the winner's).
+        Parameters
+        ----------
+        objective : MaskObjective, callable or list of them
+            One objective, or a list of term objectives combined by running-std normalisation.
+        n_features : int, optional
+            Mask length; required when no objective has ``n_features``.
+        random_state : int, RandomState instance or None, default=None
+            Seed of every random draw of the search.
+        on_iteration : callable, optional
+            ``on_iteration(t, mask_a, mask_b, comparison)`` is called after each update (FSCPU
+            uses it to warm-start its next clustering from the winner's).
+
+        Returns
+        -------
+        result : CompactGAResult
         """
-        costs, budget, eta, eps = self.resolve(n_features)
-        d = int(n_features)
-        terms = [objective] if callable(objective) else list(objective)
-        if not terms or not all(callable(t) for t in terms):
+        items = list(objective) if isinstance(objective, list | tuple) else [objective]
+        if not items:
             raise TypeError("objective must be a callable or a non-empty list of callables")
+        if n_features is None:
+            n_features = next(
+                (getattr(t, "n_features", None) for t in items if hasattr(t, "n_features")), None
+            )
+        terms = [as_objective(t, n_features) for t in items]
+        return self._search(terms, check_random_state(random_state), on_iteration=on_iteration)
+
+    def _search(self, objective, rng, *, on_iteration=None) -> CompactGAResult:
+        terms = objective if isinstance(objective, list) else [objective]
+        d = int(terms[0].n_features)
+        costs, budget, eta, eps = self.resolve(d)
         cached = [CachedObjective(t, enabled=self.cache) for t in terms]
-        rng = check_random_state(self.random_state)
         theta = np.clip(np.full(d, budget / costs.sum()), eps, 1 - eps)
         T = int(self.n_iter)
         history = np.empty((T + 1, d), dtype=np.float64)
@@ -270,8 +288,11 @@ class CompactGA:
         finally:
             if executor is not None:
                 executor.shutdown()
+        support = top_theta(theta, costs, budget)
         return CompactGAResult(
-            support=top_theta(theta, costs, budget),
+            support=support,
+            best_mask=support.copy(),
+            best_fitness=np.nan,
             theta=theta,
             theta_history=history[: t_done + 1],
             values=values[:t_done],

@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from weakfs._validation import progress
-from weakfs.search._fsga import SearchResult, evaluate_masks
+from weakfs.search._base import MaskObjective, MaskSearch, SearchResult, evaluate_masks
 
 __all__ = ["ForwardSearch"]
 
 
-class ForwardSearch:
+class ForwardSearch(MaskSearch):
     """Forward sequential selection, ``n_add`` features per step.
 
     Parameters
@@ -28,6 +28,9 @@ class ForwardSearch:
     n_add : int or None, default=None
         Features added per step (``None``: ``max(1, floor(0.1 d))``).
     verbose : bool, default=False
+
+    The search is deterministic: ``run``'s ``random_state`` is accepted for the common contract
+    and unused.
 
     Examples
     --------
@@ -43,11 +46,8 @@ class ForwardSearch:
         self.n_add = n_add
         self.verbose = verbose
 
-    def run(self, objective, n_features: int | None = None) -> SearchResult:
-        d = n_features if n_features is not None else getattr(objective, "n_features", None)
-        if d is None:
-            raise TypeError("the objective must have n_features or pass n_features to run()")
-        d = int(d)
+    def _search(self, objective: MaskObjective, rng: np.random.RandomState) -> SearchResult:
+        d = int(objective.n_features)
         k = d if self.n_features_to_select is None else int(self.n_features_to_select)
         if not 1 <= k <= d:
             raise ValueError(f"n_features_to_select must be in [1, {d}]; got {k}")

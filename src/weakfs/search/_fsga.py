@@ -1,94 +1,38 @@
-"""FSGA: the feature-selection genetic algorithm of SEW-IL (``papers/sew-il.txt`` §3.3, SPEC §4.3).
+"""FSGA: the feature-selection genetic algorithm of SEW-IL (Feofanov, Devijver & Amini, 2022, §3.3).
 
-A search strategy only: it proposes boolean masks and asks an *objective* for their fitness
-(higher is better) and feature weights.  The objective protocol (:class:`WeightedMaskObjective`):
+A search strategy only (see :mod:`weakfs.search._base` for the contract): it proposes boolean
+masks and asks a :class:`~weakfs.search.MaskObjective` for their fitness (higher is better) and
+feature weights.  Beyond the contract FSGA needs
 
-* ``n_features``: int
-* ``evaluate(masks) -> (fitness, weights)``: ``masks`` is a bool array ``(m, d)``; ``fitness`` has
-  shape ``(m,)`` and ``weights`` ``(m, d)`` (0 for unselected features).
+* ``evaluate(masks)`` to return weights ``(m, d)`` (0 for unselected features), and
 * ``relevance_importances(best_mask, suspects, seed) -> (imp_suspects, imp_copies)``: importances of
   the suspect features and of independently permuted copies of them in one model fit on
   ``[best subset, suspects, permuted suspects]`` (only needed when ``relevance_test=True``).
 
-(ref) constants: population 40, 8 elite parents, 20 generations, initial subsets of
-``floor(sqrt(d))`` random features, crossover proportions ``{0.2, ..., 0.8}``, swap mutation of
-``1..floor(n0/2)`` features, suspects at or below ``1/(5 n0)`` of the normalised mean weight,
-relevance threshold ``1e-4``.
+Constants, as in the authors' reference code: population 40, 8 elite parents, 20 generations,
+initial subsets of ``floor(sqrt(d))`` random features, crossover proportions ``{0.2, ..., 0.8}``,
+swap mutation of ``1..floor(n0/2)`` features, suspects at or below ``1/(5 n0)`` of the normalised
+mean weight, relevance threshold ``1e-4``.
 """
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Protocol
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from weakfs._validation import progress
+from weakfs.search._base import (
+    CROSSOVER_PROPORTIONS,
+    MaskObjective,
+    MaskSearch,
+    SearchResult,
+    ensure_nonempty,
+    evaluate_masks,
+    generation_record,
+)
 
-__all__ = ["FSGA", "SearchResult", "WeightedMaskObjective"]
-
-PROPORTIONS = np.array([0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
-
-
-class WeightedMaskObjective(Protocol):
-    n_features: int
-
-    def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
-
-
-@dataclass
-class SearchResult:
-    """Outcome of a mask search.
-
-    ``support`` is the returned mask; ``best_mask``/``best_fitness`` the best evaluated candidate of
-    the last population; ``history`` one dict per generation (or step); ``population`` and
-    ``fitness`` the last population; ``removed`` features dropped by the relevance test.
-    """
-
-    support: np.ndarray
-    best_mask: np.ndarray
-    best_fitness: float
-    history: list[dict] = field(default_factory=list)
-    population: np.ndarray | None = None
-    fitness: np.ndarray | None = None
-    weights: np.ndarray | None = None
-    removed: np.ndarray | None = None
-    ranking: np.ndarray | None = None
-
-
-def evaluate_masks(objective, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Fitness (and weights when the objective gives them) of a batch of masks."""
-    masks = np.asarray(masks, dtype=bool)
-    if hasattr(objective, "evaluate"):
-        fitness, weights = objective.evaluate(masks)
-        return np.asarray(fitness, dtype=float), np.asarray(weights, dtype=float)
-    return np.array([float(objective(m)) for m in masks]), None
-
-
-def generation_record(
-    generation: int, population: np.ndarray, fitness: np.ndarray, **extra
-) -> dict:
-    """One row of a GA's ``history``: best and mean fitness and subset size of a generation."""
-    best = int(np.argmax(fitness))  # the first best, as the stable descending sort ranks it
-    return {
-        "generation": generation,
-        "best_fitness": float(fitness[best]),
-        "mean_fitness": float(np.mean(fitness)),
-        "best_size": int(population[best].sum()),
-        "mean_size": float(population.sum(axis=1).mean()),
-        **extra,
-    }
-
-
-def _ensure_nonempty(pop: np.ndarray, allowed: np.ndarray, rng) -> np.ndarray:
-    empty = ~pop.any(axis=1)
-    for r in np.flatnonzero(empty):
-        pool = np.flatnonzero(allowed)
-        pop[r, rng.choice(pool)] = True
-    return pop
+__all__ = ["FSGA", "weighted_crossover"]
 
 
 def weighted_crossover(
@@ -114,7 +58,7 @@ def weighted_crossover(
     return child
 
 
-class FSGA:
+class FSGA(MaskSearch):
     """Feature-selection genetic algorithm with weighted crossover and a permutation relevance test.
 
     Parameters
@@ -142,7 +86,6 @@ class FSGA:
         ``"vote"``: features chosen by at least ``vote_threshold`` of the final population (paper);
         ``"best"``: the best candidate of the final population (reference code).
     vote_threshold : float, default=0.1
-    random_state : int, RandomState or None
     verbose : bool, default=False
         tqdm progress bar over generations.
 
@@ -156,7 +99,8 @@ class FSGA:
     ...         good = np.zeros(16); good[:3] = 1
     ...         fit = masks @ good - 0.1 * masks.sum(1)
     ...         return fit, masks * (good + 0.01)
-    >>> res = FSGA(n_generations=5, relevance_test=False, final="best", random_state=0).run(Obj())
+    >>> fsga = FSGA(n_generations=5, relevance_test=False, final="best")
+    >>> res = fsga.run(Obj(), random_state=0)
     >>> res.support.shape
     (16,)
     """
@@ -176,7 +120,6 @@ class FSGA:
         weight_threshold: float | None = None,
         final: str = "vote",
         vote_threshold: float = 0.1,
-        random_state=None,
         verbose: bool = False,
     ):
         self.n_generations = n_generations
@@ -191,7 +134,6 @@ class FSGA:
         self.weight_threshold = weight_threshold
         self.final = final
         self.vote_threshold = vote_threshold
-        self.random_state = random_state
         self.verbose = verbose
 
     def _check(self, d: int):
@@ -236,11 +178,9 @@ class FSGA:
                     child[rng.choice(ones, amount, replace=False)] = False
         return child
 
-    def run(self, objective) -> SearchResult:
-        """Run the search on ``objective`` (see the module docstring for the protocol)."""
+    def _search(self, objective: MaskObjective, rng: np.random.RandomState) -> SearchResult:
         d = int(objective.n_features)
         n0, max_mut, w_thr = self._check(d)
-        rng = check_random_state(self.random_state)
         pop_size, n_par = self.population_size, self.n_parents
         removed = np.zeros(d, dtype=bool)
         population = np.zeros((pop_size, d), dtype=bool)
@@ -285,7 +225,7 @@ class FSGA:
                             parent_w[r, fill] = 1e-10
             allowed = ~removed
             n_children = pop_size - n_par
-            props = rng.choice(PROPORTIONS, n_children)
+            props = rng.choice(CROSSOVER_PROPORTIONS, n_children)
             which = pairs[rng.choice(len(pairs), n_children)]
             dominant = rng.randint(2, size=n_children)
             children = np.zeros((n_children, d), dtype=bool)
@@ -298,7 +238,7 @@ class FSGA:
                 children[c] = self._mutate(child, allowed, max_mut, rng)
             population = np.vstack([parents, children])
             population[:, removed] = False
-            population = _ensure_nonempty(population, allowed, rng)
+            population = ensure_nonempty(population, allowed, rng)
         fitness, weights = evaluate_masks(objective, population)
         order = np.argsort(-fitness, kind="stable")
         best = order[0]
@@ -322,9 +262,3 @@ class FSGA:
             weights=weights,
             removed=removed,
         )
-
-
-def _check_positive_int(value, name):
-    if not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive int; got {value!r}")
-    return int(value)

@@ -1,14 +1,20 @@
-"""Semi-supervised selection (scikit-learn's -1 = unlabeled): self-learning, SEW-IL, baselines."""
+"""Semi-supervised selection (scikit-learn's -1 = unlabeled): self-learning, SEW-IL, baselines.
 
-# --- SEW-IL, self-learning, baselines (issue 6) ---
+Besides the estimators, the building blocks of SEW-IL are public so that experiments and users
+can compose them: :func:`self_learn` (the self-learning loop on encoded labels),
+:class:`ForestSubsetObjective` (the search objective) and :func:`get_criterion` with the criterion
+classes.
+"""
+
 from weakfs.semi_supervised._criteria import (
     CBILCriterion,
     CBoundCriterion,
     ForestEvidence,
     OOBErrorCriterion,
     TransductiveBoundCriterion,
+    get_criterion,
 )
-from weakfs.semi_supervised._self_learning import SelfLearningClassifier
+from weakfs.semi_supervised._self_learning import SelfLearningClassifier, self_learn
 from weakfs.semi_supervised._sewil import ForestSubsetObjective, SEWILSelector
 from weakfs.semi_supervised._ssl_baselines import (
     CoTFSSSelector,
@@ -17,8 +23,7 @@ from weakfs.semi_supervised._ssl_baselines import (
     SSLSSelector,
 )
 
-__all__: list[str] = []
-__all__ += [  # issue 6
+__all__ = [
     "CBILCriterion",
     "CBoundCriterion",
     "CoTFSSSelector",
@@ -31,4 +36,6 @@ __all__ += [  # issue 6
     "SelfLearningClassifier",
     "SemiFisherSelector",
     "TransductiveBoundCriterion",
+    "get_criterion",
+    "self_learn",
 ]

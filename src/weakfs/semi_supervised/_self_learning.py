@@ -1,6 +1,7 @@
 """Self-learning (SLA) with the automatic, bound-minimising per-class threshold.
 
-Feofanov, Devijver & Amini (AAAI 2019), as used by SEW-IL (``papers/sew-il.txt`` §3.1, SPEC §4.1).
+Feofanov, Devijver & Amini, "Transductive Bounds for the Multi-class Majority Vote Classifier"
+(AAAI 2019), as used by SEW-IL (Feofanov, Devijver & Amini, arXiv:1911.04841, 2019, §3.1).
 A random forest is fit on the labeled rows; at each round the votes on the remaining unlabeled rows
 give, for each class ``k``, the threshold ``theta_k`` that minimises an upper bound on the
 conditional Bayes risk of the pseudo-labels; every unlabeled row whose top vote reaches the
@@ -106,7 +107,7 @@ def _class_threshold(votes: np.ndarray, pred: np.ndarray, k: int, n_grid: int) -
 
 
 def optimal_thresholds(votes: np.ndarray, pred: np.ndarray | None = None, *, n_grid: int = 50):
-    """Per-class thresholds minimising the bound on the conditional Bayes risk (SPEC §4.1).
+    """Per-class thresholds minimising the bound on the conditional Bayes risk (SEW-IL §3.1).
 
     Parameters
     ----------

@@ -1,6 +1,7 @@
 """SEW-IL: semi-supervised wrapper feature selection with imperfect labels.
 
-Feofanov, Devijver & Amini, ``papers/sew-il.txt``; SPEC §4.  Steps:
+Feofanov, Devijver & Amini, "Semi-supervised Wrapper Feature Selection by Modeling Imperfect
+Labels", arXiv:1911.04841, 2019.  Steps:
 
 1. self-learning (SLA, :mod:`weakfs.semi_supervised._self_learning`) pseudo-labels the unlabeled
    rows whose vote passes the automatic per-class threshold;
@@ -25,13 +26,16 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_semi_supervised_labels
-from weakfs._validation import spawn_seeds, validate_X_y
-from weakfs.search._base import CachedObjective
-from weakfs.search._classic_ga import ClassicGA
-from weakfs.search._forward import ForwardSearch
-from weakfs.search._fsga import FSGA, SearchResult
+from weakfs._validation import (
+    check_n_features_to_select,
+    n_features_to_select_constraint,
+    spawn_seeds,
+    validate_X_y,
+)
+from weakfs.search import FSGA, CachedObjective, ClassicGA, ForwardSearch, SearchResult
 from weakfs.semi_supervised._criteria import CRITERIA, ForestEvidence, get_criterion
 from weakfs.semi_supervised._self_learning import decode_labels, self_learn
+from weakfs.semi_supervised._ssl_baselines import paper_default_k
 
 __all__ = ["ForestSubsetObjective", "SEWILSelector"]
 
@@ -50,7 +54,8 @@ def _fit_forest_on_subset(X, y, columns, n_estimators, seed, oob=True):
     return forest
 
 
-def _score_subset(X, y, is_true, X_unl, columns, criterion, n_estimators, seed, n_classes):
+def _subset_evidence(X, y, is_true, X_unl, columns, n_estimators, seed, n_classes, unlabeled):
+    """One forest on ``columns``: the evidence every criterion reads, and its importances."""
     import warnings
 
     with warnings.catch_warnings():
@@ -60,12 +65,18 @@ def _score_subset(X, y, is_true, X_unl, columns, criterion, n_estimators, seed, 
     oob = np.full((X.shape[0], n_classes), np.nan)
     oob[:, forest.classes_.astype(np.intp)] = forest.oob_decision_function_
     unl_votes = None
-    if getattr(criterion, "needs_unlabeled_votes", False) and X_unl is not None:
+    if unlabeled and X_unl is not None:
         unl_votes = np.zeros((X_unl.shape[0], n_classes))
         unl_votes[:, forest.classes_.astype(np.intp)] = forest.predict_proba(X_unl[:, columns])
-    evidence = ForestEvidence(oob, y, is_true, unl_votes)
-    value = float(criterion(evidence))
-    return value, forest.feature_importances_, evidence.mislabeling()
+    return ForestEvidence(oob, y, is_true, unl_votes), forest.feature_importances_
+
+
+def _score_subset(X, y, is_true, X_unl, columns, criterion, n_estimators, seed, n_classes):
+    unlabeled = getattr(criterion, "needs_unlabeled_votes", False)
+    evidence, importances = _subset_evidence(
+        X, y, is_true, X_unl, columns, n_estimators, seed, n_classes, unlabeled
+    )
+    return float(criterion(evidence)), importances, evidence.mislabeling()
 
 
 class ForestSubsetObjective:
@@ -157,6 +168,25 @@ class ForestSubsetObjective:
     def __call__(self, mask) -> float:
         return float(self.evaluate(np.asarray(mask, dtype=bool)[None, :])[0][0])
 
+    def evidence(self, mask) -> ForestEvidence:
+        """The evidence every criterion reads (OOB votes, labels, votes on the unlabeled rows) of
+        the forest fit on ``mask``, with the objective's seed; not cached, not counted.
+
+        Lets one forest serve several criteria (the paper's Table 2 compares them per subset).
+        """
+        columns = np.flatnonzero(np.asarray(mask, dtype=bool))
+        return _subset_evidence(
+            self.X,
+            self.y,
+            self.is_true_label,
+            self.X_unlabeled,
+            columns,
+            self.n_estimators,
+            self.seed,
+            self.n_classes,
+            True,
+        )[0]
+
     def details(self, mask) -> dict:
         """Criterion value, importances and mislabeling matrix of one mask (evaluated if new)."""
         mask = np.asarray(mask, dtype=bool)
@@ -210,8 +240,9 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         FSGA's permutation-based relevance test.
     relevance_threshold : float, default=1e-4
         A suspect is removed when its importance differs from its permuted copy's by less.
-    n_features_to_select : int, float or None, default=None
-        Only for ``search="fss"``: features to rank (``None``: ``ceil(d ** (2/3))``, as Table 3).
+    n_features_to_select : "auto", int, float or None, default="auto"
+        Only for ``search="fss"``: features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the
+        paper's Table 3; int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     allow_fully_labeled : bool, default=False
         Accept ``y`` without ``-1`` (a supervised wrapper then).  Otherwise a ``ValueError``.
     random_state : int, RandomState or None, default=None
@@ -266,11 +297,7 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         "length_mutation": ["boolean"],
         "relevance_test": ["boolean"],
         "relevance_threshold": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_features_to_select": [
-            None,
-            Interval(numbers.Integral, 1, None, closed="left"),
-            Interval(numbers.Real, 0, 1, closed="right"),
-        ],
+        "n_features_to_select": n_features_to_select_constraint(auto=True),
         "allow_fully_labeled": ["boolean"],
         "random_state": ["random_state"],
         "n_jobs": [None, numbers.Integral],
@@ -291,7 +318,7 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         length_mutation: bool = False,
         relevance_test: bool = True,
         relevance_threshold: float = 1e-4,
-        n_features_to_select=None,
+        n_features_to_select="auto",
         allow_fully_labeled: bool = False,
         random_state=None,
         n_jobs: int | None = None,
@@ -314,7 +341,7 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _strategy(self, d: int, seed: int):
+    def _strategy(self, d: int):
         if self.search == "fsga":
             return FSGA(
                 n_generations=self.n_generations,
@@ -325,7 +352,6 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
                 relevance_threshold=self.relevance_threshold,
                 final=self.final,
                 vote_threshold=self.vote_threshold,
-                random_state=seed,
                 verbose=bool(self.verbose),
             )
         if self.search == "cga":
@@ -333,17 +359,10 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
                 n_generations=self.n_generations,
                 population_size=self.population_size,
                 n_parents=self.n_parents,
-                random_state=seed,
                 verbose=bool(self.verbose),
             )
-        k = self.n_features_to_select
-        if k is None:
-            k = int(np.ceil(d ** (2.0 / 3.0)))
-        elif isinstance(k, numbers.Real) and not isinstance(k, numbers.Integral):
-            k = max(1, int(np.ceil(k * d)))
-        if k > d:
-            raise ValueError(f"n_features_to_select={k} is larger than the number of features {d}")
-        return ForwardSearch(n_features_to_select=int(k), verbose=bool(self.verbose))
+        k = check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
+        return ForwardSearch(n_features_to_select=k, verbose=bool(self.verbose))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -377,9 +396,10 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
             n_jobs=self.n_jobs,
         )
         if d == 1:  # nothing to search: the single feature is the selection
-            result = SearchResult(np.ones(1, bool), np.ones(1, bool), -objective(np.ones(1, bool)))
+            one = np.ones(1, bool)
+            result = SearchResult(support=one, best_mask=one, best_fitness=-objective(one))
         else:
-            result = self._strategy(d, search_seed).run(objective)
+            result = self._strategy(d).run(objective, random_state=search_seed)
         support = np.asarray(result.support, dtype=bool)
         info = objective.details(support)
         self.support_ = support

@@ -1,7 +1,8 @@
 """Semi-supervised baselines of SEW-IL's Table 4: Semi-Fisher score, SSLS, RLSR and CoT-FSS.
 
 All read scikit-learn's ``-1`` = unlabeled and select ``n_features_to_select`` features
-(``"auto"``: ``ceil(d ** (2/3))``, the paper's choice).  Settings follow SPEC §4 (ref):
+(``"auto"``: ``ceil(d ** (2/3))``, the paper's choice).  Settings follow the SEW-IL authors'
+reference code:
 
 * **Semi-Fisher score** (Yang et al. 2010): symmetric 0/1 20-NN graph over all rows, unnormalised
   Laplacian ``L``, ``lambda = delta = 1``; score ``(S_between + delta var) / (S_within +
@@ -28,17 +29,21 @@ from typing import ClassVar
 import numpy as np
 from joblib import Parallel, delayed
 from scipy import sparse
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import kneighbors_graph
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import Interval
 
 from weakfs._labels import check_semi_supervised_labels
-from weakfs._validation import spawn_seeds, validate_X_y
+from weakfs._selection import RankingSelector
+from weakfs._validation import (
+    check_n_features_to_select,
+    n_features_to_select_constraint,
+    spawn_seeds,
+    validate_X_y,
+)
 
 __all__ = [
     "CoTFSSSelector",
@@ -204,24 +209,15 @@ def rlsr_scores(X, y_codes, *, gamma=0.1, max_iter=100, max_inner=10, epsilon=1e
     return theta / theta.sum(), n_iter
 
 
-def _resolve_k(k, d: int) -> int:
-    if k == "auto":
-        return int(np.ceil(d ** (2.0 / 3.0)))
-    if isinstance(k, numbers.Integral):
-        if k > d:
-            raise ValueError(f"n_features_to_select={k} is larger than the number of features {d}")
-        return int(k)
-    return max(1, int(np.ceil(float(k) * d)))
+def paper_default_k(d: int) -> int:
+    """``ceil(d ** (2/3))``: the number of features SEW-IL's paper selects with its baselines."""
+    return int(np.ceil(d ** (2.0 / 3.0)))
 
 
-_K_CONSTRAINT = [
-    StrOptions({"auto"}),
-    Interval(numbers.Integral, 1, None, closed="left"),
-    Interval(numbers.Real, 0, 1, closed="right"),
-]
+_K_CONSTRAINT = n_features_to_select_constraint(auto=True)
 
 
-class _ScoreSelector(SelectorMixin, BaseEstimator):
+class _ScoreSelector(RankingSelector):
     """Shared fit: validate, check labels, score, keep the top ``k`` (``_larger_is_better``)."""
 
     _larger_is_better = True
@@ -232,25 +228,16 @@ class _ScoreSelector(SelectorMixin, BaseEstimator):
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         d = X.shape[1]
-        k = _resolve_k(self.n_features_to_select, d)
+        k = check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
         scores = np.asarray(self._scores(X, labels.y_encoded), dtype=float)
         key = -scores if self._larger_is_better else scores
-        ranking = np.argsort(key, kind="stable")
-        self.scores_ = scores
-        self.ranking_ = ranking
-        self.support_ = np.zeros(d, dtype=bool)
-        self.support_[ranking[:k]] = True
+        self._keep_first(np.argsort(key, kind="stable"), k, d, scores=scores)
         self.classes_ = labels.classes
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.target_tags.required = True
         return tags
 
 
@@ -461,7 +448,7 @@ def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
     return new[:n_add]
 
 
-class CoTFSSSelector(SelectorMixin, BaseEstimator):
+class CoTFSSSelector(RankingSelector):
     """Co-training forward sequential selection (Ren et al. 2008), SEW-IL's CoT-FSS baseline.
 
     Starts from ``n_start`` random features; at each step a decision tree trained on the labeled
@@ -541,7 +528,7 @@ class CoTFSSSelector(SelectorMixin, BaseEstimator):
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
         X = _dense64(X)
         d = X.shape[1]
-        k = _resolve_k(self.n_features_to_select, d)
+        k = check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
         n_add = max(1, int(0.1 * d)) if self.n_add is None else int(self.n_add)
         seed = int(spawn_seeds(self.random_state, 1)[0])
         rng = check_random_state(seed)
@@ -577,19 +564,11 @@ class CoTFSSSelector(SelectorMixin, BaseEstimator):
                 continue
             feats, counts = np.unique(np.asarray(proposals, dtype=np.intp), return_counts=True)
             variables.extend(feats[np.argsort(-counts, kind="stable")][:n_add].tolist())
-        ranking = np.asarray(variables, dtype=np.intp)
-        self.ranking_ = ranking
-        self.support_ = np.zeros(d, dtype=bool)
-        self.support_[ranking[:k]] = True
+        self._keep_first(variables, k, d)
         self.classes_ = labels.classes
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.target_tags.required = True
         return tags

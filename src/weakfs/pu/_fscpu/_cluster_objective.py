@@ -1,4 +1,5 @@
-"""The cluster-assumption objective of FSCPU (paper eq. 5 and Algorithm 1; SPEC §1).
+"""The cluster-assumption objective of FSCPU (Uchikoshi & Akimoto, GECCO 2025, eq. 5 and
+Algorithm 1).
 
 For a clustering of all rows, cluster ``k`` holds ``a_k`` labeled positives among ``c_k`` rows and
 ``L = sum(a_k)`` rows are labeled.  A union ``S`` of clusters scores

@@ -1,7 +1,7 @@
-"""FSCPU and FSCPU-MI: PU feature selection from the cluster assumption (SPEC §1).
+"""FSCPU and FSCPU-MI: PU feature selection from the cluster assumption.
 
-Uchikoshi & Akimoto, "Feature selection based on cluster assumption in PU learning", GECCO 2025
-(``papers/fscpu.txt``).  A mask ``m`` is scored by clustering all rows on the selected columns
+Uchikoshi & Akimoto, "Feature selection based on cluster assumption in PU learning", GECCO 2025.
+A mask ``m`` is scored by clustering all rows on the selected columns
 (Gaussian mixture, K = 10) and taking the best union of clusters as a detector of the labeled rows
 (recall x precision, :mod:`weakfs.pu._fscpu._cluster_objective`); the compact GA of
 :mod:`weakfs.search._compact_ga` maximises the score under a cost budget.  FSCPU-MI adds the
@@ -22,13 +22,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
+from weakfs._information import discretize, jmi_pair_matrix, jmi_subset_score
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
-from weakfs.pu._jmi import discretize, jmi_pair_matrix, jmi_subset_score
-from weakfs.search._base import CachedObjective
-from weakfs.search._compact_ga import CompactGA
+from weakfs.search import CachedObjective, CompactGA
 
 __all__ = ["ClusterAssumptionObjective", "FSCPUSelector"]
 
@@ -328,11 +327,10 @@ class FSCPUSelector(SelectorMixin, BaseEstimator):
             cache=self.cache,
             n_jobs=self.n_jobs,
             progress=bool(self.verbose),
-            random_state=int(seed_ga),
         )
         # one BLAS thread for the many small matrix products (set once: entering costs ms)
         with threadpool_limits(limits=1, user_api="blas"):
-            res = ga.run(terms, d, on_iteration=cluster.notify)
+            res = ga.run(terms, d, random_state=int(seed_ga), on_iteration=cluster.notify)
         self.theta_ = res.theta
         self.scores_ = res.theta
         self.theta_history_ = res.theta_history

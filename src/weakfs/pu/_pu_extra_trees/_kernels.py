@@ -63,7 +63,7 @@ def _randint(state, lo, hi):
 
 
 # --------------------------------------------------------------------------------------------
-# node risk (SPEC §3): closed forms of the minimal partial empirical risk
+# node risk (Wilton et al., NeurIPS 2022, §3): closed forms of the minimal partial empirical risk
 # --------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def node_risk(cp, cu, risk_kind, loss, wp, wu):

@@ -14,7 +14,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 
 from weakfs.pu import PUExtraTreesClassifier, estimate_class_prior
-from weakfs.pu._extra_trees import _kernels as K
+from weakfs.pu._pu_extra_trees import _kernels as K
 
 RISKS = {"uPU": K.RISK_UPU, "nnPU": K.RISK_NNPU}
 LOSSES = {

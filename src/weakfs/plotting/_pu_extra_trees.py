@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["plot_puet_importance_images", "plot_puet_topk_curve"]
+__all__ = ["plot_pu_extra_trees_importance_images", "plot_pu_extra_trees_topk_curve"]
 
 
-def plot_puet_importance_images(
+def plot_pu_extra_trees_importance_images(
     top: Sequence[np.ndarray],
     bottom: Sequence[np.ndarray] | None = None,
     *,
@@ -61,7 +61,7 @@ def plot_puet_importance_images(
     return fig
 
 
-def plot_puet_topk_curve(
+def plot_pu_extra_trees_topk_curve(
     ks: Sequence[int],
     acc_risk_reduction: np.ndarray,
     acc_gini: np.ndarray,

@@ -18,10 +18,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from weakfs._labels import PU_LABEL_HELP, check_pu_labels
+from weakfs._labels import check_pu_target
 from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
-from weakfs.pu._extra_trees import _kernels as _k
 from weakfs.pu._prior import estimate_class_prior
+from weakfs.pu._pu_extra_trees import _kernels as _k
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]
 
@@ -118,27 +118,19 @@ def _grow_one(X, rows, packed, bootstrap_spec, params, seed):
     return PUTree(*out)
 
 
-def _check_binary_target(y, *, pu: bool) -> None:
+def _check_pn_target(y) -> None:
     """Errors in scikit-learn's wording for regression targets, multiclass targets and a single
-    class (the PU coding itself is checked by ``check_pu_labels``)."""
+    class when ``risk="PN"`` (PU labels are checked by ``check_pu_target``)."""
     y_type = type_of_target(y, input_name="y", raise_unknown=True)
     if y_type in ("continuous", "continuous-multioutput", "multilabel-indicator"):
         check_classification_targets(y)
     values = np.unique(y)
-    if y_type == "multiclass" and not (pu and np.isin(values, (-1, 0, 1)).all()):
+    if y_type == "multiclass":
         raise ValueError(
             f"Only binary classification is supported. The type of the target is {y_type} "
-            f"(values {values.tolist()[:10]})" + (f"; {PU_LABEL_HELP}" if pu else "")
+            f"(values {values.tolist()[:10]})"
         )
-    if pu:
-        s = check_pu_labels(y, require_labeled=False, require_unlabeled=False)
-        if s.min() == s.max():
-            kind = "labeled positive" if s[0] else "unlabeled"
-            raise ValueError(
-                f"y has one class only: all {s.shape[0]} rows are {kind}; PU learning needs "
-                "labeled positive (1) and unlabeled (0) rows"
-            )
-    elif values.shape[0] < 2:
+    if values.shape[0] < 2:
         raise ValueError(f"y has one class only ({values.tolist()}); risk='PN' needs two")
 
 
@@ -304,9 +296,10 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         return max(1, math.ceil(float(mf) * d))
 
     def _labels(self, X, y):
-        """Return (classes, packed per-row weights, wp, wu, prior, P rows, U rows)."""
+        """Check ``y``; return (classes, packed per-row weights, wp, wu, prior, P rows, U rows)."""
         n = X.shape[0]
         if self.risk == "PN":
+            _check_pn_target(y)
             check_classification_targets(y)
             classes, yi = np.unique(y, return_inverse=True)
             if classes.shape[0] != 2:
@@ -320,7 +313,7 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
             prior = n_p / n if self.prior == "auto" else float(self.prior)
             packed = pos.astype(np.int64) + ((~pos).astype(np.int64) << 32)
             return classes, packed, prior / n_p, (1.0 - prior) / n_n, prior, pos, ~pos
-        s = check_pu_labels(y).astype(bool)
+        s = check_pu_target(self, y).astype(bool)
         n_l = int(s.sum())
         in_u = np.ones(n, dtype=bool) if self.unlabeled == "all" else ~s
         n_u = int(in_u.sum())
@@ -350,7 +343,6 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         X, y = validate_X_y(self, X, y, dtype=np.float32)
-        _check_binary_target(y, pu=self.risk != "PN")
         classes, packed, wp, wu, prior, p_rows, u_rows = self._labels(X, y)
         self.classes_ = classes
         self.prior_ = float(prior)

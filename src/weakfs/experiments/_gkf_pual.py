@@ -1,5 +1,5 @@
 """GKF-PUAL paper, Tables 2 and 3: PU F1 of six classifiers and the share of irrelevant variables
-removed by GKF-PUAL's group lasso (``papers/gkf-pual.txt`` §4, SPEC §5).
+removed by GKF-PUAL's group lasso (Wang, Zhu & Xue, Information Sciences 690, 2025, §4).
 
 Protocol per (dataset, label frequency γ, repetition):
 1. Build the binary task of the paper's Table 1 from the staged data (see ``TASKS``), standardise
@@ -409,8 +409,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     rounds = None if rounds is None or pd.isna(rounds) else int(rounds)
     methods = [m for m in METHODS if m in set(table["method"])]
     lines = [
-        "Reproduction of Tables 2 and 3 of the GKF-PUAL paper (protocol: SPEC §5, "
-        "`src/weakfs/experiments/_gkfpual.py`).",
+        "Reproduction of Tables 2 and 3 of the GKF-PUAL paper (Wang, Zhu & Xue, Information "
+        "Sciences 690, 2025; protocol: "
+        "`src/weakfs/experiments/_gkf_pual.py`).",
         "",
         _reductions(runs, grid, rounds),
         "",
@@ -518,7 +519,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
 
 
 EXPERIMENT = Experiment(
-    name="gkfpual-tables",
+    name="gkf_pual-tables",
     title="GKF-PUAL: Table 2 (PU F1 of six classifiers) and Table 3 (irrelevant variables removed)",
     make_cells=make_cells,
     run_cell=run_cell,

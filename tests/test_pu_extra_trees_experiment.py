@@ -1,16 +1,16 @@
-"""The puet-tables experiment's cells and the PU ET plots (small, real runs)."""
+"""The pu_extra_trees-tables experiment's cells and the PU ET plots (small, real runs)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from weakfs.experiments._puet import make_cells, run_cell
+from weakfs.experiments._pu_extra_trees import make_cells, run_cell
 from weakfs.experiments._registry import RunConfig, get
-from weakfs.plotting import plot_puet_importance_images, plot_puet_topk_curve
+from weakfs.plotting import plot_pu_extra_trees_importance_images, plot_pu_extra_trees_topk_curve
 
 
 def test_registered_and_cells():
-    assert get("puet-tables").name == "puet-tables"
+    assert get("pu_extra_trees-tables").name == "pu_extra_trees-tables"
     cells = make_cells(RunConfig(runs=2, datasets=["mushrooms"], methods=["nnPU-quadratic"]))
     assert [c["seed"] for c in cells] == [0, 1]
     quick = make_cells(RunConfig(quick=True))
@@ -39,7 +39,7 @@ def test_mushrooms_cell_runs_the_protocol():
 def test_plots_write_png(tmp_path):
     rng = np.random.RandomState(0)
     p1 = tmp_path / "img.png"
-    plot_puet_importance_images([rng.rand(784)] * 3, [rng.rand(784)] * 3, path=p1)
+    plot_pu_extra_trees_importance_images([rng.rand(784)] * 3, [rng.rand(784)] * 3, path=p1)
     p2 = tmp_path / "curve.png"
-    plot_puet_topk_curve([1, 2, 5], rng.rand(3, 3), rng.rand(3, 3), path=p2)
+    plot_pu_extra_trees_topk_curve([1, 2, 5], rng.rand(3, 3), rng.rand(3, 3), path=p2)
     assert p1.stat().st_size > 1000 and p2.stat().st_size > 1000

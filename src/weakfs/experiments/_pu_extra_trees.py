@@ -1,7 +1,7 @@
-"""``weakfs reproduce puet-tables``: PU Extra Trees (Wilton et al., NeurIPS 2022), Tables 2-5,
-Appendix M and Figure 2 on the datasets available locally.
+"""``weakfs reproduce pu_extra_trees-tables``: PU Extra Trees (Wilton et al., NeurIPS 2022),
+Tables 2-5, Appendix M and Figure 2 on the datasets available locally.
 
-Protocol (paper §5, SPEC §3): on each run a train/test split; ``P`` = 1000 positives drawn at random
+Protocol (paper §5): on each run a train/test split; ``P`` = 1000 positives drawn at random
 from the training split (all of them if fewer); ``U`` = the whole training split (labeled rows
 included); ``π`` = the positive share of the training split; 100 trees, no depth limit,
 ``ceil(sqrt(d))`` features, one threshold; accuracy and F1 (positive class, %) on the test split.
@@ -324,7 +324,10 @@ def _table(table: pd.DataFrame, methods, metric: str, col: int) -> str:
 
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
-    from weakfs.plotting import plot_puet_importance_images, plot_puet_topk_curve
+    from weakfs.plotting import (
+        plot_pu_extra_trees_importance_images,
+        plot_pu_extra_trees_topk_curve,
+    )
 
     parts = [
         "PU Extra Trees (Wilton et al., NeurIPS 2022) on the datasets available locally. "
@@ -419,7 +422,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         rr = np.array([list(v) for v in m["acc_risk_reduction"]])
         gi = np.array([list(v) for v in m["acc_gini"]])
         path = ctx.figure_path("appendix_m")
-        plot_puet_topk_curve(ks, rr, gi, path=path)
+        plot_pu_extra_trees_topk_curve(ks, rr, gi, path=path)
         area = float(np.trapezoid(rr.mean(0) - gi.mean(0), ks)) / 100.0
         rows = [
             {"k": k, "risk reduction": _mean_sd(rr[:, i]), "Gini": _mean_sd(gi[:, i])}
@@ -448,9 +451,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
             images[model] = [np.asarray(v) for v in sub["importance"]]
             images[model + "_norm"] = [np.asarray(v) for v in sub["importance_normalized"]]
         path = ctx.figure_path("figure2")
-        plot_puet_importance_images(images["PU"], images["PN"], path=path)
+        plot_pu_extra_trees_importance_images(images["PU"], images["PN"], path=path)
         path_n = ctx.figure_path("figure4_normalized")
-        plot_puet_importance_images(images["PU_norm"], images["PN_norm"], path=path_n)
+        plot_pu_extra_trees_importance_images(images["PU_norm"], images["PN_norm"], path=path_n)
         corr = [
             float(np.corrcoef(a, b)[0, 1]) for a, b in zip(images["PU"], images["PN"], strict=True)
         ]
@@ -473,7 +476,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
 
 
 EXPERIMENT = Experiment(
-    name="puet-tables",
+    name="pu_extra_trees-tables",
     title="PU Extra Trees: Tables 2-5, Appendix M and Figure 2",
     make_cells=make_cells,
     run_cell=run_cell,

@@ -1,5 +1,5 @@
 """PU Extra Trees: the forest estimator and its numba tree kernels."""
 
-from weakfs.pu._extra_trees._classifier import PUExtraTreesClassifier, PUTree
+from weakfs.pu._pu_extra_trees._classifier import PUExtraTreesClassifier, PUTree
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]

@@ -3,7 +3,7 @@
 PU labels are drawn under SCAR with ``make_pu_labels`` on bundled data; the estimate is compared
 with the true positive share of all rows (the ``unlabeled="all"`` convention).
 
-Run:  python benchmarks/bench_extra_trees_prior.py [--seeds 3]
+Run:  python benchmarks/bench_pu_extra_trees_prior.py [--seeds 3]
 """
 
 from __future__ import annotations

@@ -1,0 +1,49 @@
+"""The one base of selectors that rank features and keep the first ``k``.
+
+Modelled on scikit-learn's ``feature_selection._univariate_selection._BaseFilter``: a subclass
+computes a ranking (and, where it has them, per-feature scores) and calls
+:meth:`RankingSelector._keep_first`; support, transform and feature names follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["RankingSelector"]
+
+
+class RankingSelector(SelectorMixin, BaseEstimator):
+    """Base of ranking selectors: sets ``ranking_``, ``scores_`` and ``support_``.
+
+    Fitted attributes
+    -----------------
+    ranking_ : ndarray of int
+        Features in the order the method ranks them (best first; may hold only the first
+        ``k`` for greedy forward methods).
+    scores_ : ndarray of float, shape (n_features,)
+        Per-feature scores, where the method has them.
+    support_ : ndarray of bool, shape (n_features,)
+        The first ``k`` features of ``ranking_``.
+    """
+
+    def _keep_first(self, ranking, k: int, n_features: int, scores=None) -> RankingSelector:
+        """Store ``ranking`` and keep its first ``k`` features (of ``n_features``)."""
+        self.ranking_ = np.asarray(ranking, dtype=np.intp)
+        if scores is not None:
+            self.scores_ = np.asarray(scores, dtype=float)
+        support = np.zeros(n_features, dtype=bool)
+        support[self.ranking_[:k]] = True
+        self.support_ = support
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

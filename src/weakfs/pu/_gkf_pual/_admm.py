@@ -1,0 +1,321 @@
+"""GKF-PUAL's optimisation: the quadratic design, the kernel-free Gram matrix, the K-NN graph
+Laplacian, the objective and the five-block ADMM.
+
+Score ``f(x) = ½ xᵀAx + bᵀx + β0`` (``A`` symmetric).  With ``α*`` = (upper triangle of ``A``,
+``b``) and the quadratic feature map ``s(x)`` such that ``f(x) = s(x)ᵀα* + β0``, the objective
+(paper eq. 11) is
+
+    λ1/2 Σ_j ‖α*_[j]‖₂ + λ2/2 α*ᵀGα* + fᵀRf + C1 Σ_P [1 − f(x_i)]₊ + C2 Σ_U (1 + f(x_i))²
+
+where ``α*ᵀGα* = Σ_i ‖A x_i + b‖²`` (kernel-free regulariser), ``R`` is the graph Laplacian of a
+K-nearest-neighbour similarity graph over all training rows and group ``j`` holds every entry of
+``A`` in row/column ``j`` plus ``b_j`` (groups overlap through the off-diagonal entries).  It is
+solved by the paper's five-block ADMM (§3.2) with the closed-form block updates (eq. 18, 21, 23, 25,
+30); the two constant linear systems are factored once, and iterations stop on Boyd's primal/dual
+residual test.
+
+Reference: X. Wang, R. Zhu, J.-H. Xue, "GKF-PUAL: A group kernel-free approach to
+positive-unlabeled learning with variable selection", Information Sciences 690 (2025) 121574
+(the authors' reference code: github.com/tkks22123/GKF-PUAL).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+from scipy import sparse
+from scipy.sparse.linalg import splu
+from sklearn.neighbors import NearestNeighbors
+
+__all__ = ["QuadraticDesign", "gkf_pual_objective", "knn_laplacian", "quadratic_design"]
+
+
+# ----------------------------------------------------------------------------------------------
+# design of the quadratic model
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class QuadraticDesign:
+    """Index bookkeeping of ``α* = (upper triangle of A row by row, b)`` for ``m`` features.
+
+    ``pair[j, k]`` is the position of ``A_jk`` (= ``A_kj``) in ``α*``; ``groups[j]`` lists the
+    ``m + 1`` positions of group ``j`` (``A_j1 … A_jm, b_j``), i.e. the rows of the paper's ``D*``.
+    """
+
+    m: int
+    n_quad: int  # m (m + 1) / 2
+    n_coef: int  # n_quad + m
+    rows: np.ndarray  # j of each quadratic coefficient (j <= k)
+    cols: np.ndarray  # k of each quadratic coefficient
+    pair: np.ndarray  # (m, m)
+    groups: np.ndarray  # (m, m + 1)
+    group_counts: np.ndarray  # diag(D*ᵀD*): 2 for off-diagonal A entries, 1 otherwise
+
+
+def quadratic_design(m: int) -> QuadraticDesign:
+    """Index bookkeeping for ``m`` features (see :class:`QuadraticDesign`)."""
+    rows, cols = np.triu_indices(m)
+    n_quad = rows.shape[0]
+    pair = np.empty((m, m), dtype=np.int64)
+    pair[rows, cols] = np.arange(n_quad)
+    pair[cols, rows] = np.arange(n_quad)
+    groups = np.concatenate([pair, (n_quad + np.arange(m))[:, None]], axis=1)
+    counts = np.bincount(groups.ravel(), minlength=n_quad + m).astype(float)
+    return QuadraticDesign(m, n_quad, n_quad + m, rows, cols, pair, groups, counts)
+
+
+def _quadratic_features(X: np.ndarray, design: QuadraticDesign) -> np.ndarray:
+    """Rows ``s(x)`` with ``f(x) = s(x)ᵀα* + β0``: ½x_j² on the diagonal, x_j x_k off it, then x."""
+    quad = X[:, design.rows] * X[:, design.cols]
+    quad[:, design.rows == design.cols] *= 0.5
+    return np.concatenate([quad, X], axis=1)
+
+
+def _kernel_free_gram(X: np.ndarray, design: QuadraticDesign) -> np.ndarray:
+    """``G`` with ``α*ᵀGα* = Σ_i ‖A x_i + b‖²`` (paper eq. 8), built from ``XᵀX`` in O(m³)."""
+    m, nq = design.m, design.n_quad
+    n = X.shape[0]
+    C = X.T @ X
+    s = X.sum(axis=0)
+    G = np.zeros((design.n_coef, design.n_coef))
+    # Σ_i (A_j· x_i)² = A_j· C A_j·ᵀ  for every row j of A
+    P = design.pair
+    r = np.broadcast_to(P[:, :, None], (m, m, m)).ravel()
+    c = np.broadcast_to(P[:, None, :], (m, m, m)).ravel()
+    np.add.at(G, (r, c), np.broadcast_to(C[None, :, :], (m, m, m)).ravel())
+    # cross terms 2 b_j A_j· s and n b_j²
+    bj = np.broadcast_to((nq + np.arange(m))[:, None], (m, m)).ravel()
+    np.add.at(G, (P.ravel(), bj), np.broadcast_to(s[None, :], (m, m)).ravel())
+    np.add.at(G, (bj, P.ravel()), np.broadcast_to(s[None, :], (m, m)).ravel())
+    G[nq + np.arange(m), nq + np.arange(m)] += n
+    return G
+
+
+def knn_laplacian(X: np.ndarray, n_neighbors: int = 5, sigma: float = 1.0) -> sparse.csr_matrix:
+    """Unnormalised Laplacian ``R = D − W`` of the symmetrised K-nearest-neighbour graph.
+
+    ``W_ij = exp(−‖x_i − x_j‖² / (2σ²))`` when ``j`` is among the ``K`` nearest neighbours of ``i``
+    or ``i`` among those of ``j`` (0 otherwise).
+    """
+    n = X.shape[0]
+    k = min(n_neighbors, n - 1)
+    if k < 1:
+        return sparse.csr_matrix((n, n))
+    dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    dist, ind = dist[:, 1:], ind[:, 1:]
+    with np.errstate(under="ignore"):
+        w = np.exp(-(dist**2) / (2.0 * sigma**2))
+    W = sparse.csr_matrix((w.ravel(), (np.repeat(np.arange(n), k), ind.ravel())), shape=(n, n))
+    W = W.maximum(W.T).tocsr()
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    return (sparse.diags(deg) - W).tocsr()
+
+
+def gkf_pual_objective(
+    alpha: np.ndarray,
+    beta0: float,
+    S: np.ndarray,
+    s: np.ndarray,
+    G: np.ndarray,
+    R,
+    design: QuadraticDesign,
+    *,
+    C1: float,
+    C2: float,
+    lambda1: float,
+    lambda2: float,
+) -> float:
+    """Value of the GKF-PUAL objective (paper eq. 11) at ``(α*, β0)``; ``s`` is 1/0 per row of S."""
+    f = S @ alpha + beta0
+    pos = s == 1
+    group = np.linalg.norm(alpha[design.groups], axis=1).sum()
+    return float(
+        0.5 * lambda1 * group
+        + 0.5 * lambda2 * alpha @ G @ alpha
+        + f @ (R @ f)
+        + C1 * np.maximum(0.0, 1.0 - f[pos]).sum()
+        + C2 * ((1.0 + f[~pos]) ** 2).sum()
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# the five-block ADMM
+# ----------------------------------------------------------------------------------------------
+def _admm(
+    S: np.ndarray,
+    n_pos: int,
+    G: np.ndarray,
+    R: sparse.csr_matrix,
+    design: QuadraticDesign,
+    *,
+    C1: float,
+    C2: float,
+    lambda1: float,
+    lambda2: float,
+    mu: tuple[float, float, float, float],
+    max_iter: int,
+    tol: float,
+    abs_tol: float,
+    record_every: int,
+    adapt: bool = False,
+    max_refactor: int = 30,
+):
+    """Paper Algorithm 1.  Rows of ``S`` are the labeled positives first, then the unlabeled."""
+    n, p = S.shape
+    mu = list(mu)
+    St = np.concatenate([S, np.ones((n, 1))], axis=1)  # [S, 1]: f = St @ z
+    Sp, Su = St[:n_pos], St[n_pos:]
+    groups = design.groups
+    gflat = groups.ravel()
+    counts = np.append(design.group_counts, 0.0)  # D0ᵀD0 (β0 is in no group)
+    SpTSp, SuTSu = Sp.T @ Sp, Su.T @ Su
+    StTSt = SpTSp + SuTSu
+    eye_n = sparse.identity(n, format="csc")
+    R2 = (2.0 * R).tocsc()
+
+    def Dt(t):  # D0ᵀ t
+        return np.append(np.bincount(gflat, weights=t, minlength=p), 0.0)
+
+    def factor(mu):
+        """The two constant systems (eq. 18 and eq. 25), factored once per penalty setting."""
+        mu1, mu2, mu3, mu4 = mu
+        K = mu1 * SpTSp + mu2 * SuTSu + mu4 * StTSt
+        K[:p, :p] += lambda2 * G
+        K[np.diag_indices(p + 1)] += mu3 * counts
+        chol = scipy.linalg.cho_factor(K, lower=False, check_finite=False)
+        lu = splu((R2 + mu4 * eye_n).tocsc())
+        return chol, lu
+
+    chol, lu = factor(mu)
+    n_refactor = 0
+    next_adapt = 10
+
+    # initialisation (Algorithm 1): A = 0, β = 1, β0 = 1; slacks from the constraints; duals = 1
+    z = np.zeros(p + 1)
+    z[design.n_quad : p] = 1.0
+    z[p] = 1.0
+    f = St @ z
+    h = 1.0 - f[:n_pos]
+    a = 1.0 + f[n_pos:]
+    t = z[gflat]
+    b = f.copy()
+    u_h = np.ones(n_pos)
+    u_a = np.ones(n - n_pos)
+    v = np.ones(t.shape[0])
+    q = np.ones(n)
+
+    sqrt_dual = np.sqrt(p + 1)
+    history: list[dict] = []
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        mu1, mu2, mu3, mu4 = mu
+        thr_h = C1 / mu1
+        thr_t = lambda1 / (2.0 * mu3)
+        # (α*, β0): eq. 18
+        r = np.empty(n)
+        r[:n_pos] = u_h + mu1 * (1.0 - h)
+        r[n_pos:] = -u_a - mu2 * (1.0 - a)
+        r += mu4 * b - q
+        rhs = St.T @ r + Dt(mu3 * t - v)
+        z = scipy.linalg.cho_solve(chol, rhs, check_finite=False)
+        f = St @ z
+        fp, fu = f[:n_pos], f[n_pos:]
+        alpha = z[:p]
+        # h: eq. 21 (threshold function S_c of eq. 20)
+        d = 1.0 - fp + u_h / mu1
+        h_new = np.where(d > thr_h, d - thr_h, np.where(d < 0.0, d, 0.0))
+        # a: eq. 23
+        a_new = (u_a + mu2 * (1.0 + fu)) / (2.0 * C2 + mu2)
+        # b: eq. 25
+        b_new = lu.solve(q + mu4 * f)
+        # t: eq. 30 (Euclidean group soft-threshold)
+        y = (alpha[gflat] + v / mu3).reshape(groups.shape)
+        norms = np.linalg.norm(y, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shrink = np.where(norms > thr_t, 1.0 - thr_t / norms, 0.0)
+        t_new = (y * shrink[:, None]).ravel()
+        # duals: eq. 16
+        Dalpha = alpha[gflat]
+        r_h = 1.0 - fp - h_new
+        r_a = 1.0 + fu - a_new
+        r_t = Dalpha - t_new
+        r_b = f - b_new
+        u_h += mu1 * r_h
+        u_a += mu2 * r_a
+        v += mu3 * r_t
+        q += mu4 * r_b
+        # stopping rule (eq. 31, Boyd et al. §3.3.1), checked block by block
+        dh, da, dt_, db = h_new - h, a_new - a, t_new - t, b_new - b
+        h, a, t, b = h_new, a_new, t_new, b_new
+        s_h = mu1 * np.linalg.norm(Sp.T @ dh)
+        s_a = mu2 * np.linalg.norm(Su.T @ da)
+        s_t = mu3 * np.linalg.norm(Dt(dt_))
+        s_b = mu4 * np.linalg.norm(St.T @ db)
+        e_dual = (
+            sqrt_dual * abs_tol + tol * np.linalg.norm(Sp.T @ u_h),
+            sqrt_dual * abs_tol + tol * np.linalg.norm(Su.T @ u_a),
+            sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
+            sqrt_dual * abs_tol + tol * np.linalg.norm(St.T @ q),
+        )
+        nf, nfp, nfu = np.linalg.norm(f), np.linalg.norm(fp), np.linalg.norm(fu)
+        e_pri = (
+            np.sqrt(n_pos) * abs_tol + tol * max(nfp, np.linalg.norm(h), np.sqrt(n_pos)),
+            np.sqrt(n - n_pos) * abs_tol + tol * max(nfu, np.linalg.norm(a), np.sqrt(n - n_pos)),
+            np.sqrt(t.shape[0]) * abs_tol + tol * max(np.linalg.norm(Dalpha), np.linalg.norm(t)),
+            np.sqrt(n) * abs_tol + tol * max(nf, np.linalg.norm(b)),
+        )
+        primal = (
+            np.linalg.norm(r_h),
+            np.linalg.norm(r_a),
+            np.linalg.norm(r_t),
+            np.linalg.norm(r_b),
+        )
+        dual = (s_h, s_a, s_t, s_b)
+        done = all(pv <= pe for pv, pe in zip(primal, e_pri)) and all(
+            dv <= de for dv, de in zip(dual, e_dual)
+        )
+        if record_every and (it % record_every == 0 or done or it == max_iter):
+            history.append(
+                {
+                    "iteration": it,
+                    "primal_residual": float(np.sqrt(sum(x * x for x in primal))),
+                    "dual_residual": float(np.sqrt(sum(x * x for x in dual))),
+                    "n_nonzero_groups": int((shrink > 0).sum()),
+                }
+            )
+        if done:
+            converged = True
+            break
+        # residual balancing (Boyd et al. §3.4.1; multiplicative step as in Wohlberg 2017),
+        # optional: the penalties change the path, not the solution.  Each change refactors the
+        # two constant systems, so it is only considered at iterations 10, 20, 40, 80, …
+        if adapt and it == next_adapt and n_refactor < max_refactor:
+            next_adapt *= 2
+            changed = False
+            for k in range(4):
+                ratio = (primal[k] / e_pri[k]) / max(dual[k] / e_dual[k], 1e-300)
+                if ratio > 10.0 or ratio < 0.1:
+                    mu[k] *= float(np.clip(np.sqrt(ratio), 0.01, 100.0))
+                    changed = True
+            if changed:
+                chol, lu = factor(mu)
+                n_refactor += 1
+    return z, t, it, converged, history
+
+
+def _final_coefficients(z: np.ndarray, t: np.ndarray, design: QuadraticDesign):
+    """``(α*, β0, support)``: α* from the (α*, β0) block, groups that are zero in ``t`` set to 0.
+
+    At convergence ``t = D*α*``; a group whose ``t`` block is exactly zero is removed, i.e. every
+    entry of ``A`` in its row/column and its ``b_j`` are set to zero (as the authors' code does when
+    it maps the solution back through ``t``).
+    """
+    p = design.n_coef
+    alpha = z[:p].copy()
+    tg = t.reshape(design.groups.shape)
+    support = np.any(tg != 0.0, axis=1)
+    if not support.all():
+        alpha[design.groups[~support].ravel()] = 0.0
+    return alpha, float(z[p]), support
