@@ -11,19 +11,25 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import get_tags
+from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from weakfs._labels import check_pu_labels
-from weakfs._validation import progress, spawn_seeds
+from weakfs._labels import check_pu_target
+from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
 from weakfs.metrics import puf_score
 
 __all__ = ["PUGridGreedySearch", "make_puf_scorer", "puf_scorer"]
@@ -61,6 +67,36 @@ def _key(params: Mapping) -> tuple:
     )
 
 
+def _refit_estimator_has(attr: str):
+    """``available_if`` test: the refitted estimator (or, before fit, ``estimator``) has
+    ``attr``, and ``refit`` is on."""
+
+    def check(self) -> bool:
+        if not self.refit:
+            raise AttributeError(
+                f"This {type(self).__name__} has refit=False: {attr} is available only after "
+                "refitting the best estimator (refit=True)"
+            )
+        if hasattr(self, "best_estimator_"):
+            getattr(self.best_estimator_, attr)
+        else:
+            getattr(self.estimator, attr)
+        return True
+
+    return check
+
+
+@dataclass
+class _SearchState:
+    """What one ``fit`` shares between its stages (kept off the estimator)."""
+
+    X: np.ndarray
+    s: np.ndarray
+    folds: list
+    cache: dict = field(default_factory=dict)
+    results: list = field(default_factory=list)
+
+
 class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
     """Tune a PU estimator by PUF-score CV on a grid, then greedy ±``step`` moves (GKF-PUAL §4.3).
 
@@ -84,9 +120,9 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         ``scoring(estimator, X, s) -> float``; higher is better.
     refit : bool, default=True
         Refit the best parameters on all the data (``best_estimator_``).
-    n_jobs : int, optional
+    n_jobs : int or None, default=None
         Parallel fits (joblib) within each stage.
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
         Seeds the fold shuffling (results do not depend on ``n_jobs``).
     verbose : bool, default=False
         tqdm progress over the grid.
@@ -95,14 +131,24 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
     ----------
     best_params_, best_score_ : dict, float
     best_estimator_ : estimator
+        The best parameters refitted on all the data (only with ``refit=True``); ``predict``,
+        ``decision_function``, ``predict_proba`` and ``score`` delegate to it.
+    classes_ : ndarray
+        ``best_estimator_.classes_``.
     cv_results_ : list of dict
         Every evaluated parameter set with its mean score, fold scores, stage and fit seconds.
     greedy_path_ : list of dict
         Accepted greedy moves (params and score).
+    greedy_rounds_ : int
+        Greedy rounds run.
     n_evaluations_ : int
         Number of distinct parameter sets evaluated (each costs ``cv`` fits).
     tuning_seconds_, refit_seconds_ : float
         Wall time of the search (both stages) and of the final refit, reported apart.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names of ``X`` (only when they are all strings).
 
     Examples
     --------
@@ -118,6 +164,20 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
     >>> sorted(search.best_params_)
     ['C2', 'lam']
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "param_grid": [dict],
+        "greedy_params": [list, tuple, None],
+        "step": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "max_greedy_rounds": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "cv": [Interval(numbers.Integral, 2, None, closed="left")],
+        "scoring": [callable],
+        "refit": ["boolean"],
+        "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
 
     def __init__(
         self,
@@ -146,22 +206,22 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _evaluate(self, candidates: list[dict], stage: str) -> list[float]:
-        todo = [c for c in candidates if _key(c) not in self._cache]
-        tasks = [(c, tr, te) for c in todo for tr, te in self._folds]
+    def _evaluate(self, state: _SearchState, candidates: list[dict], stage: str) -> list[float]:
+        todo = [c for c in candidates if _key(c) not in state.cache]
+        tasks = [(c, tr, te) for c in todo for tr, te in state.folds]
         out = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_score)(self.estimator, c, self._X, self._s, tr, te, self.scoring)
+            delayed(_fit_score)(self.estimator, c, state.X, state.s, tr, te, self.scoring)
             for c, tr, te in progress(
                 tasks, enabled=bool(self.verbose), total=len(tasks), desc=stage
             )
         )
-        k = len(self._folds)
+        k = len(state.folds)
         for i, c in enumerate(todo):
             chunk = out[i * k : (i + 1) * k]
             scores = np.array([sc for sc, _ in chunk])
             mean = float(np.mean(scores)) if np.all(np.isfinite(scores)) else float("-inf")
-            self._cache[_key(c)] = mean
-            self.cv_results_.append(
+            state.cache[_key(c)] = mean
+            state.results.append(
                 {
                     "params": dict(c),
                     "mean_score": mean,
@@ -170,12 +230,25 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
                     "fit_seconds": float(sum(t for _, t in chunk)),
                 }
             )
-        return [self._cache[_key(c)] for c in candidates]
+        return [state.cache[_key(c)] for c in candidates]
 
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Run the search on PU data and refit the best estimator."""
-        X = np.asarray(X, dtype=float) if not hasattr(X, "iloc") else X.to_numpy(dtype=float)
-        s = check_pu_labels(y)
+        """Run the search on PU data and refit the best estimator.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (converted to a float array; the folds index its rows).
+        y : array-like of shape (n_samples,)
+            PU labels: 1 = labeled positive; 0, -1 or False = unlabeled.
+
+        Returns
+        -------
+        self : PUGridGreedySearch
+        """
+        X, y = validate_X_y(self, X, y, dtype=np.float64)
+        s = check_pu_target(self, y)
         if not self.param_grid:
             raise ValueError("param_grid is empty: give at least one parameter to tune")
         if s.sum() < self.cv or (s == 0).sum() < self.cv:
@@ -184,17 +257,15 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
                 f"got {int(s.sum())} labeled and {int((s == 0).sum())} unlabeled"
             )
         seed = int(spawn_seeds(self.random_state, 1)[0])
-        self._folds = list(StratifiedKFold(self.cv, shuffle=True, random_state=seed).split(X, s))
-        self._X, self._s = X, s
-        self._cache: dict = {}
-        self.cv_results_: list[dict] = []
+        folds = list(StratifiedKFold(self.cv, shuffle=True, random_state=seed).split(X, s))
+        state = _SearchState(X=X, s=s, folds=folds)
         t0 = time.perf_counter()
         names = sorted(self.param_grid)
         grid = [
             dict(zip(names, vals))
             for vals in itertools.product(*(self.param_grid[n] for n in names))
         ]
-        scores = self._evaluate(grid, "grid")
+        scores = self._evaluate(state, grid, "grid")
         best_i = int(np.argmax(scores))
         best, best_score = dict(grid[best_i]), scores[best_i]
         greedy = self.greedy_params
@@ -215,29 +286,73 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
                     cand = dict(best)
                     cand[name] = best[name] * factor
                     neigh.append(cand)
-            nscores = self._evaluate(neigh, f"greedy {rounds}")
+            nscores = self._evaluate(state, neigh, f"greedy {rounds}")
             j = int(np.argmax(nscores))
             if not nscores[j] > best_score:
                 break
             best, best_score = neigh[j], nscores[j]
             self.greedy_path_.append({"params": dict(best), "score": best_score, "round": rounds})
+        self.cv_results_ = state.results
         self.greedy_rounds_ = rounds
         self.tuning_seconds_ = time.perf_counter() - t0
         self.best_params_ = best
         self.best_score_ = best_score
-        self.n_evaluations_ = len(self._cache)
+        self.n_evaluations_ = len(state.cache)
         self.refit_seconds_ = 0.0
         if self.refit:
             t1 = time.perf_counter()
             self.best_estimator_ = clone(self.estimator).set_params(**best).fit(X, s)
             self.refit_seconds_ = time.perf_counter() - t1
-        del self._X, self._s, self._folds, self._cache
         return self
 
-    def predict(self, X):
+    def _check_X(self, X):
+        """``X`` checked against the training data (feature count and names)."""
+        check_is_fitted(self)
+        return validate_X(self, X, reset=False, dtype=np.float64)
+
+    @property
+    def classes_(self) -> np.ndarray:
+        """Classes of the refitted estimator (``[0, 1]`` for a PU classifier)."""
         check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.classes_
+
+    @available_if(_refit_estimator_has("predict"))
+    def predict(self, X):
+        """Predictions of the refitted best estimator.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        X = self._check_X(X)
         return self.best_estimator_.predict(X)
 
+    @available_if(_refit_estimator_has("decision_function"))
     def decision_function(self, X):
-        check_is_fitted(self, "best_estimator_")
+        """Scores of the refitted best estimator (positive means predicted positive)."""
+        X = self._check_X(X)
         return self.best_estimator_.decision_function(X)
+
+    @available_if(_refit_estimator_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities of the refitted best estimator."""
+        X = self._check_X(X)
+        return self.best_estimator_.predict_proba(X)
+
+    @available_if(_refit_estimator_has("predict"))
+    def score(self, X, y) -> float:
+        """``scoring`` (default: the PUF-score) of the refitted best estimator on PU data."""
+        X = self._check_X(X)
+        return float(self.scoring(self.best_estimator_, X, y))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        sub = get_tags(self.estimator)
+        tags.estimator_type = sub.estimator_type
+        tags.classifier_tags = copy.deepcopy(sub.classifier_tags)
+        tags.target_tags.required = True
+        return tags

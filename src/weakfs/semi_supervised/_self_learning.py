@@ -198,6 +198,8 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         Accept a ``y`` without any ``-1`` (then the classifier is plain supervised learning).
         By default a clear ``ValueError`` is raised.
     random_state : int, RandomState or None, default=None
+        Seeds the default forest (one seed drawn from it serves every round); unused with a
+        user ``estimator``, which keeps its own.
     n_jobs : int or None, default=None
         Jobs of the default forest.
 

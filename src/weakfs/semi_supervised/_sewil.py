@@ -245,7 +245,10 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         paper's Table 3; int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     allow_fully_labeled : bool, default=False
         Accept ``y`` without ``-1`` (a supervised wrapper then).  Otherwise a ``ValueError``.
+        ``criterion="tb"`` always needs unlabeled rows.
     random_state : int, RandomState or None, default=None
+        Seeds self-learning, the subset forests and the search (results do not depend on
+        ``n_jobs``).
     n_jobs : int or None, default=None
         Parallel jobs over candidates (and trees of the self-learning forest).
     verbose : bool, default=False
@@ -369,6 +372,12 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         """Self-learn pseudo-labels, then search the subset minimising the criterion."""
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
+        criterion = get_criterion(self.criterion)
+        if getattr(criterion, "needs_unlabeled_votes", False) and labels.n_unlabeled == 0:
+            raise ValueError(
+                f"criterion={self.criterion!r} needs unlabeled rows (-1) in y: the transductive "
+                "bound is computed from the forest's votes on them; y has none"
+            )
         d = X.shape[1]
         if self.search in ("fsga", "cga") and self.n_parents > self.population_size:
             raise ValueError(
@@ -389,7 +398,7 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
             Xf[train],
             codes[train],
             labels.labeled[train],
-            self.criterion,
+            criterion,
             X_unlabeled=Xf[~labels.labeled] if (~labels.labeled).any() else None,
             n_estimators=self.n_estimators,
             seed=forest_seed,

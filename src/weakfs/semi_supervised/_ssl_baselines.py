@@ -246,11 +246,17 @@ class SemiFisherSelector(_ScoreSelector):
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default="auto"
-        ``"auto"``: ``ceil(d ** (2/3))``.
+    n_features_to_select : "auto", int, float or None, default="auto"
+        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
+        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     n_neighbors : int, default=20
+        Neighbours of the symmetric 0/1 k-NN graph over all rows (labeled and unlabeled).
     lam, delta : float, default=1.0
+        Weights of the graph term ``2 f^T L f`` in the denominator (``lam``) and of the variance
+        in the numerator (``delta``) of the score.
     allow_fully_labeled : bool, default=False
+        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
+        fully labeled ``y`` raises a ``ValueError``.
 
     Attributes
     ----------
@@ -302,11 +308,16 @@ class SSLSSelector(_ScoreSelector):
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default="auto"
+    n_features_to_select : "auto", int, float or None, default="auto"
+        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
+        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     n_neighbors : int, default=20
+        Neighbours of the k-NN graph that carries the heat-kernel weights.
     sigma : float or None, default=None
         Heat-kernel width (``None``: square root of the median non-zero squared distance).
     allow_fully_labeled : bool, default=False
+        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
+        fully labeled ``y`` raises a ``ValueError``.
 
     Attributes
     ----------
@@ -353,13 +364,18 @@ class RLSRSelector(_ScoreSelector):
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default="auto"
+    n_features_to_select : "auto", int, float or None, default="auto"
+        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
+        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     gamma : float, default=0.1
+        Weight of the rescaled row-sparsity penalty on ``W`` (Chen et al.'s ``gamma``).
     max_iter : int, default=100
         Outer iterations (unlabeled targets update).
     max_inner : int, default=10
         Inner iterations (W and the rescaling update).
     allow_fully_labeled : bool, default=False
+        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
+        fully labeled ``y`` raises a ``ValueError``.
 
     Attributes
     ----------
@@ -458,17 +474,27 @@ class CoTFSSSelector(RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default="auto"
+    n_features_to_select : "auto", int, float or None, default="auto"
+        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
+        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     n_add : int or None, default=None
         Features per step (``None``: ``max(1, floor(0.1 d))``).
     n_start : int, default=5
+        Randomly drawn features the search starts from.
     n_resamples : int, default=5
+        Random subsets of the pseudo-labeled unlabeled rows per step; each proposes ``n_add``
+        features and the most often proposed are added.
     resample_fraction : float, default=0.5
+        Share of the unlabeled rows in each resample.
     n_splits : int, default=5
         Folds of the decision-tree CV fitness.
     allow_fully_labeled : bool, default=False
-    random_state : int, RandomState or None
-    n_jobs : int or None
+        Accept a ``y`` without any ``-1`` (then a supervised forward search).  By default a
+        fully labeled ``y`` raises a ``ValueError``.
+    random_state : int, RandomState or None, default=None
+        Seeds the starting features, the resamples, the trees and the CV folds.
+    n_jobs : int or None, default=None
+        Threads scoring the candidate features of a forward step.
 
     Attributes
     ----------
@@ -481,9 +507,10 @@ class CoTFSSSelector(RankingSelector):
     >>> from weakfs.semi_supervised import CoTFSSSelector
     >>> rng = np.random.RandomState(0); X = rng.randn(80, 10); y = (X[:, 0] > 0).astype(int)
     >>> y[30:] = -1
-    >>> CoTFSSSelector(n_features_to_select=6, n_start=2, n_add=2, random_state=0).fit(X, y
-    ...     ).get_support().sum()
-    np.int64(6)
+    >>> sel = CoTFSSSelector(n_features_to_select=6, n_start=2, n_add=2, n_resamples=2,
+    ...                      random_state=0).fit(X, y)
+    >>> int(sel.get_support().sum()), sel.ranking_.shape
+    (6, (6,))
     """
 
     _parameter_constraints: ClassVar[dict] = {
