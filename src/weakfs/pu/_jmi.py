@@ -20,7 +20,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from weakfs._information import discretize, jmi_pair_matrix, mutual_information_columns
-from weakfs._labels import check_pu_labels
+from weakfs._labels import check_pu_target
 from weakfs._selection import RankingSelector
 from weakfs._validation import check_n_features_to_select, validate_X_y
 
@@ -44,7 +44,7 @@ class _InfoSelector(RankingSelector):
 
     def _prepare(self, X, y):
         X, y = validate_X_y(self, X, y)
-        s = check_pu_labels(y)
+        s = check_pu_target(self, y)
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
         return discretize(X, self.n_bins), s, k
 

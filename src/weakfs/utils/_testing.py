@@ -483,16 +483,7 @@ SKIPPED_CHECKS: dict[type, dict[str, str] | Callable] = {
 
 #: class -> {check name: reason} (or a function of the instance returning it); the check is run
 #: and expected to fail (xfail): a defect to fix
-_ONE_ROW = (
-    "fit on one row raises check_pu_labels' 'y has no unlabeled row', which names neither "
-    "'1 sample' nor 'one class'; fix: check y with weakfs._labels.check_pu_target (its "
-    "'one class only' wording), as the PU classifiers do"
-)
-
 EXPECTED_FAILED_CHECKS: dict[type, dict[str, str] | Callable] = {
-    FSCPUSelector: {"check_fit2d_1sample": _ONE_ROW},
-    SemiJMISelector: {"check_fit2d_1sample": _ONE_ROW},
-    MRMRSelector: {"check_fit2d_1sample": _ONE_ROW},
     PUExtraTreesClassifier: lambda est: (
         dict.fromkeys(
             ["check_classifiers_train", "check_decision_proba_consistency"],

@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from weakfs._information import discretize, jmi_pair_matrix, jmi_subset_score
-from weakfs._labels import check_pu_labels
+from weakfs._labels import check_pu_target
 from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
@@ -297,7 +297,7 @@ class FSCPUSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Run the compact GA on PU data ``X``, ``y`` (1 = labeled positive, 0/-1 = unlabeled)."""
         X, y = validate_X_y(self, X, y)
-        s = check_pu_labels(y)
+        s = check_pu_target(self, y)
         n, d = X.shape
         budget, costs = self._budget_and_costs(d)
         if self.n_clusters > n:
