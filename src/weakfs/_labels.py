@@ -24,6 +24,7 @@ from scipy import sparse
 __all__ = [
     "PU_LABEL_HELP",
     "SemiSupervisedLabels",
+    "check_finite_target",
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
@@ -143,6 +144,15 @@ def check_pu_labels(
     return s
 
 
+def check_finite_target(y, *, name: str = "y") -> None:
+    """Reject NaN or infinite labels with scikit-learn's message, before any cast to int."""
+    from sklearn.utils import assert_all_finite
+
+    y_array = np.asarray(y)
+    if y_array.dtype.kind in "fc":
+        assert_all_finite(y_array, input_name=name)
+
+
 def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
     """:func:`check_pu_labels` for the ``fit`` of a PU estimator, with scikit-learn's messages.
 
@@ -178,6 +188,7 @@ def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
     from weakfs._validation import check_y_given
 
     check_y_given(estimator, y)
+    check_finite_target(y, name=name)
     kind = type_of_target(y, input_name=name)
     if kind in ("continuous", "continuous-multioutput", "multilabel-indicator"):
         raise ValueError(f"Unknown label type: {kind}. {PU_LABEL_HELP}")

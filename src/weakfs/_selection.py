@@ -12,10 +12,27 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["RankingSelector"]
+__all__ = ["RankingSelector", "SupportSelector"]
 
 
-class RankingSelector(SelectorMixin, BaseEstimator):
+class SupportSelector(SelectorMixin, BaseEstimator):
+    """Base of supervised (PU or semi-supervised) selectors that store a boolean ``support_``.
+
+    Subclasses set ``support_`` in ``fit``; ``transform``, ``get_support`` and
+    ``get_feature_names_out`` follow from scikit-learn's ``SelectorMixin``.
+    """
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+class RankingSelector(SupportSelector):
     """Base of ranking selectors: sets ``ranking_``, ``scores_`` and ``support_``.
 
     Fitted attributes
@@ -38,12 +55,3 @@ class RankingSelector(SelectorMixin, BaseEstimator):
         support[self.ranking_[:k]] = True
         self.support_ = support
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags

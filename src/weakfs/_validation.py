@@ -71,33 +71,16 @@ def check_y_given(estimator, y, *, stacklevel: int = 3) -> None:
         )
 
 
-def validate_X_y(
-    estimator,
-    X,
-    y,
-    *,
-    accept_sparse: bool | str | list = False,
-    dtype="numeric",
-    ensure_min_features: int = 1,
-    ensure_min_samples: int = 1,
-    ensure_all_finite: bool | str = True,
-):
+def validate_X_y(estimator, X, y, **check_params):
     """Validate ``X`` (resetting ``n_features_in_``) and check ``y`` has one entry per row.
 
-    A missing ``y`` raises and a column-vector ``y`` warns (:func:`check_y_given`).  Labels are
-    returned as given (1-D numpy): their coding is checked by ``weakfs._labels``.
+    ``check_params`` are :func:`validate_X`'s keyword arguments (``accept_sparse``, ``dtype``,
+    ``ensure_min_features``, ``ensure_min_samples``, ``ensure_all_finite``).  A missing ``y``
+    raises and a column-vector ``y`` warns (:func:`check_y_given`).  Labels are returned as given
+    (1-D numpy): their coding is checked by ``weakfs._labels``.
     """
     check_y_given(estimator, y, stacklevel=4)
-    X = validate_X(
-        estimator,
-        X,
-        reset=True,
-        accept_sparse=accept_sparse,
-        dtype=dtype,
-        ensure_min_features=ensure_min_features,
-        ensure_min_samples=ensure_min_samples,
-        ensure_all_finite=ensure_all_finite,
-    )
+    X = validate_X(estimator, X, reset=True, **check_params)
     from weakfs._labels import _as_1d
 
     y = _as_1d(y)

@@ -19,6 +19,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
+from weakfs._docstrings import fill_doc
 from weakfs._information import discretize, jmi_pair_matrix, mutual_information_columns
 from weakfs._labels import check_pu_target
 from weakfs._selection import RankingSelector
@@ -49,6 +50,7 @@ class _InfoSelector(RankingSelector):
         return discretize(X, self.n_bins), s, k
 
 
+@fill_doc
 class SemiJMISelector(_InfoSelector):
     """Semi-JMI for PU data: JMI with the unlabeled rows as negatives.
 
@@ -57,10 +59,8 @@ class SemiJMISelector(_InfoSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        Number of features (default half, rounded up).
-    n_bins : int, default=5
-        Equal-width bins; columns with at most ``n_bins`` distinct values keep their values.
+    %(n_features_to_select)s
+    %(n_bins)s
 
     Attributes
     ----------
@@ -107,6 +107,7 @@ class SemiJMISelector(_InfoSelector):
         return self._keep_first(order, len(order), d, scores=scores)
 
 
+@fill_doc
 class MRMRSelector(_InfoSelector):
     """mRMR with the MIQ criterion (Peng et al. 2005) on PU labels (unlabeled as negatives).
 
@@ -115,8 +116,8 @@ class MRMRSelector(_InfoSelector):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-    n_bins : int, default=5
+    %(n_features_to_select)s
+    %(n_bins)s
     miq_eps : float, default=0.01
         Added to the redundancy to guard the quotient against a zero redundancy (the reference
         MATLAB code of mRMR adds 0.01).

@@ -179,11 +179,14 @@ def _mlp_doc(summary: str, name: str) -> str:
     weight_decay : float, default=5e-3
         L2 penalty on the weights (Kiryo et al.'s default 0.005).
     batch_size : int, default=64
+        Rows per Adam step (a mini-batch without a positive or an unlabeled row is skipped).
     max_epochs : int, default=100
+        Passes over the training rows.
     beta, gamma : float, default=0, 1
         nnPU's ``β`` and ``γ`` (Kiryo et al. Algorithm 1); unused by uPU.
     standardize : bool, default=True
-    random_state : int, RandomState or None
+        Scale every column to zero mean and unit variance (fit on the training rows) first.
+    random_state : int, RandomState instance or None, default=None
         Seeds the initialisation and the mini-batches.
 
     Attributes

@@ -229,6 +229,25 @@ class MaskSearch(ABC):
     def _search(self, objective: MaskObjective, rng: np.random.RandomState) -> SearchResult: ...
 
 
+@dataclass(kw_only=True, eq=False)
+class GeneticSearch(MaskSearch):
+    """Parameters shared by the generational GAs (FSGA, CGA): an elite of ``n_parents`` out of
+    ``population_size`` candidates mated for ``n_generations`` generations."""
+
+    n_generations: int = 20
+    population_size: int = 40
+    n_parents: int = 8
+    max_mutations: int | None = None
+    verbose: bool = False
+
+    def _check_parents(self) -> None:
+        if self.n_parents < 2 or self.n_parents > self.population_size:
+            raise ValueError(
+                f"n_parents must be in [2, population_size={self.population_size}]; "
+                f"got {self.n_parents}"
+            )
+
+
 def generation_record(
     generation: int, population: np.ndarray, fitness: np.ndarray, **extra
 ) -> dict:

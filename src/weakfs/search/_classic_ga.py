@@ -10,15 +10,17 @@ returned.  It needs only fitness values: any ``f(mask) -> float`` objective (e.g
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
+from weakfs._docstrings import fill_doc
 from weakfs._validation import progress
 from weakfs.search._base import (
     CROSSOVER_PROPORTIONS,
+    GeneticSearch,
     MaskObjective,
-    MaskSearch,
     SearchResult,
     ensure_nonempty,
     evaluate_masks,
@@ -28,20 +30,20 @@ from weakfs.search._base import (
 __all__ = ["ClassicGA"]
 
 
-class ClassicGA(MaskSearch):
+@dataclass(kw_only=True, eq=False)
+@fill_doc
+class ClassicGA(GeneticSearch):
     """Classic genetic algorithm over feature masks (CGA).
 
     Parameters
     ----------
-    n_generations : int, default=20
-    population_size : int, default=40
-    n_parents : int, default=8
+    %(ga_population)s
     init_prob : float, default=0.5
         Probability that a feature is in an initial candidate.
     max_mutations : int or None, default=None
         Bits flipped per child: ``1..max_mutations`` (``None``: ``floor(sqrt(d) / 2)``, the same
         scale as FSGA's swap mutation).
-    verbose : bool, default=False
+    %(verbose)s
 
     Examples
     --------
@@ -56,27 +58,11 @@ class ClassicGA(MaskSearch):
     (10,)
     """
 
-    def __init__(
-        self,
-        *,
-        n_generations: int = 20,
-        population_size: int = 40,
-        n_parents: int = 8,
-        init_prob: float = 0.5,
-        max_mutations: int | None = None,
-        verbose: bool = False,
-    ):
-        self.n_generations = n_generations
-        self.population_size = population_size
-        self.n_parents = n_parents
-        self.init_prob = init_prob
-        self.max_mutations = max_mutations
-        self.verbose = verbose
+    init_prob: float = 0.5
 
     def _search(self, objective: MaskObjective, rng: np.random.RandomState) -> SearchResult:
         d = int(objective.n_features)
-        if self.n_parents < 2 or self.n_parents > self.population_size:
-            raise ValueError(f"n_parents must be in [2, {self.population_size}]")
+        self._check_parents()
         max_mut = (
             max(1, int(np.floor(np.sqrt(d))) // 2)
             if self.max_mutations is None

@@ -16,9 +16,10 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
 from weakfs._validation import progress
@@ -108,6 +109,7 @@ def running_std_compare(log: list[list[float]], va: np.ndarray, vb: np.ndarray) 
     return total
 
 
+@dataclass(eq=False)
 class CompactGA(MaskSearch):
     """Compact genetic algorithm (IGO on Bernoulli masks) with hard-constraint repair.
 
@@ -146,30 +148,17 @@ class CompactGA(MaskSearch):
     [0, 2]
     """
 
-    def __init__(
-        self,
-        n_iter: int = 3000,
-        *,
-        budget: float | None = None,
-        costs=None,
-        eta: float | None = None,
-        eps: float | None = None,
-        stop_when_converged: bool = False,
-        margin: float = 0.1,
-        cache: bool = True,
-        n_jobs: int | None = None,
-        progress: bool = False,
-    ):
-        self.n_iter = n_iter
-        self.budget = budget
-        self.costs = costs
-        self.eta = eta
-        self.eps = eps
-        self.stop_when_converged = stop_when_converged
-        self.margin = margin
-        self.cache = cache
-        self.n_jobs = n_jobs
-        self.progress = progress
+    n_iter: int = 3000
+    _: KW_ONLY
+    budget: float | None = None
+    costs: ArrayLike | None = None
+    eta: float | None = None
+    eps: float | None = None
+    stop_when_converged: bool = False
+    margin: float = 0.1
+    cache: bool = True
+    n_jobs: int | None = None
+    progress: bool = False
 
     def resolve(self, n_features: int) -> tuple[np.ndarray, float, float, float]:
         """Validated ``(costs, budget, eta, eps)`` for ``n_features`` features."""

@@ -17,15 +17,17 @@ mean weight, relevance threshold ``1e-4``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
+from weakfs._docstrings import fill_doc
 from weakfs._validation import progress
 from weakfs.search._base import (
     CROSSOVER_PROPORTIONS,
+    GeneticSearch,
     MaskObjective,
-    MaskSearch,
     SearchResult,
     ensure_nonempty,
     evaluate_masks,
@@ -58,15 +60,14 @@ def weighted_crossover(
     return child
 
 
-class FSGA(MaskSearch):
+@dataclass(kw_only=True, eq=False)
+@fill_doc
+class FSGA(GeneticSearch):
     """Feature-selection genetic algorithm with weighted crossover and a permutation relevance test.
 
     Parameters
     ----------
-    n_generations : int, default=20
-    population_size : int, default=40
-    n_parents : int, default=8
-        Elite candidates kept and mated each generation.
+    %(ga_population)s
     initial_size : int or None, default=None
         Features per initial candidate (``None``: ``floor(sqrt(d))``).
     max_mutations : int or None, default=None
@@ -86,8 +87,7 @@ class FSGA(MaskSearch):
         ``"vote"``: features chosen by at least ``vote_threshold`` of the final population (paper);
         ``"best"``: the best candidate of the final population (reference code).
     vote_threshold : float, default=0.1
-    verbose : bool, default=False
-        tqdm progress bar over generations.
+    %(verbose)s
 
     Examples
     --------
@@ -105,43 +105,17 @@ class FSGA(MaskSearch):
     (16,)
     """
 
-    def __init__(
-        self,
-        *,
-        n_generations: int = 20,
-        population_size: int = 40,
-        n_parents: int = 8,
-        initial_size: int | None = None,
-        max_mutations: int | None = None,
-        mutation_prob: float = 1.0,
-        length_mutation: bool = False,
-        relevance_test: bool = True,
-        relevance_threshold: float = 1e-4,
-        weight_threshold: float | None = None,
-        final: str = "vote",
-        vote_threshold: float = 0.1,
-        verbose: bool = False,
-    ):
-        self.n_generations = n_generations
-        self.population_size = population_size
-        self.n_parents = n_parents
-        self.initial_size = initial_size
-        self.max_mutations = max_mutations
-        self.mutation_prob = mutation_prob
-        self.length_mutation = length_mutation
-        self.relevance_test = relevance_test
-        self.relevance_threshold = relevance_threshold
-        self.weight_threshold = weight_threshold
-        self.final = final
-        self.vote_threshold = vote_threshold
-        self.verbose = verbose
+    initial_size: int | None = None
+    mutation_prob: float = 1.0
+    length_mutation: bool = False
+    relevance_test: bool = True
+    relevance_threshold: float = 1e-4
+    weight_threshold: float | None = None
+    final: str = "vote"
+    vote_threshold: float = 0.1
 
     def _check(self, d: int):
-        if self.n_parents < 2 or self.n_parents > self.population_size:
-            raise ValueError(
-                f"n_parents must be in [2, population_size={self.population_size}]; "
-                f"got {self.n_parents}"
-            )
+        self._check_parents()
         if self.final not in ("vote", "best"):
             raise ValueError(f"final must be 'vote' or 'best'; got {self.final!r}")
         if d < 2:

@@ -28,6 +28,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 
@@ -172,6 +173,7 @@ def optimal_thresholds_reference(votes: np.ndarray, pred=None, *, n_grid: int = 
     return np.array(out)
 
 
+@fill_doc
 class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
     """Self-learning with an automatic, bound-minimising threshold per class (SLA).
 
@@ -194,13 +196,11 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         Grid size of the threshold search.
     max_iter : int or None, default=None
         Maximum number of pseudo-labeling rounds (``None``: until nothing passes or is left).
-    allow_fully_labeled : bool, default=False
-        Accept a ``y`` without any ``-1`` (then the classifier is plain supervised learning).
-        By default a clear ``ValueError`` is raised.
-    random_state : int, RandomState or None, default=None
-        Seeds the default forest (one seed drawn from it serves every round); unused with a
-        user ``estimator``, which keeps its own.
-    n_jobs : int or None, default=None
+    %(allow_fully_labeled)s
+    %(random_state)s
+        It seeds the default forest (one seed drawn from it serves every round); unused with
+        a user ``estimator``, which keeps its own.
+    %(n_jobs)s
         Jobs of the default forest.
 
     Attributes

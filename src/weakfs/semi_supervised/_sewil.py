@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from scipy import sparse
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import _fit_context
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
+from weakfs._selection import SupportSelector
 from weakfs._validation import (
     check_n_features_to_select,
     n_features_to_select_constraint,
@@ -211,7 +211,8 @@ class ForestSubsetObjective:
         return imp[nb : nb + ns], imp[nb + ns :]
 
 
-class SEWILSelector(SelectorMixin, BaseEstimator):
+@fill_doc
+class SEWILSelector(SupportSelector):
     """SEW-IL: semi-supervised wrapper feature selection by modeling imperfect labels.
 
     Unlabeled rows carry ``-1`` (scikit-learn's convention).  Self-learning pseudo-labels the
@@ -243,16 +244,13 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
     n_features_to_select : "auto", int, float or None, default="auto"
         Only for ``search="fss"``: features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the
         paper's Table 3; int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
-    allow_fully_labeled : bool, default=False
-        Accept ``y`` without ``-1`` (a supervised wrapper then).  Otherwise a ``ValueError``.
+    %(allow_fully_labeled)s
         ``criterion="tb"`` always needs unlabeled rows.
-    random_state : int, RandomState or None, default=None
-        Seeds self-learning, the subset forests and the search (results do not depend on
-        ``n_jobs``).
-    n_jobs : int or None, default=None
-        Parallel jobs over candidates (and trees of the self-learning forest).
-    verbose : bool, default=False
-        Progress bar over generations / steps.
+    %(random_state)s
+        It seeds self-learning, the subset forests and the search.
+    %(n_jobs)s
+        Jobs run over candidates (and trees of the self-learning forest).
+    %(verbose)s
 
     Attributes
     ----------
@@ -426,12 +424,7 @@ class SEWILSelector(SelectorMixin, BaseEstimator):
         self.n_evaluations_ = objective.n_evaluations
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.target_tags.required = True
         return tags

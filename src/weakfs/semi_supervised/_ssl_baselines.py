@@ -36,6 +36,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
@@ -241,22 +242,19 @@ class _ScoreSelector(RankingSelector):
         return tags
 
 
+@fill_doc
 class SemiFisherSelector(_ScoreSelector):
     """Semi-Fisher score selector (Yang et al. 2010), SEW-IL's SFS baseline.
 
     Parameters
     ----------
-    n_features_to_select : "auto", int, float or None, default="auto"
-        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
-        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
+    %(sewil_n_features_to_select)s
     n_neighbors : int, default=20
         Neighbours of the symmetric 0/1 k-NN graph over all rows (labeled and unlabeled).
     lam, delta : float, default=1.0
         Weights of the graph term ``2 f^T L f`` in the denominator (``lam``) and of the variance
         in the numerator (``delta``) of the score.
-    allow_fully_labeled : bool, default=False
-        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
-        fully labeled ``y`` raises a ``ValueError``.
+    %(allow_fully_labeled)s
 
     Attributes
     ----------
@@ -303,21 +301,18 @@ class SemiFisherSelector(_ScoreSelector):
         )
 
 
+@fill_doc
 class SSLSSelector(_ScoreSelector):
     """Semi-supervised Laplacian score selector (Zhao et al. 2008), SEW-IL's SSLS baseline.
 
     Parameters
     ----------
-    n_features_to_select : "auto", int, float or None, default="auto"
-        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
-        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
+    %(sewil_n_features_to_select)s
     n_neighbors : int, default=20
         Neighbours of the k-NN graph that carries the heat-kernel weights.
     sigma : float or None, default=None
         Heat-kernel width (``None``: square root of the median non-zero squared distance).
-    allow_fully_labeled : bool, default=False
-        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
-        fully labeled ``y`` raises a ``ValueError``.
+    %(allow_fully_labeled)s
 
     Attributes
     ----------
@@ -359,23 +354,20 @@ class SSLSSelector(_ScoreSelector):
         return ssls_scores(X, y_codes, n_neighbors=self.n_neighbors, sigma=self.sigma)
 
 
+@fill_doc
 class RLSRSelector(_ScoreSelector):
     """Rescaled linear square regression selector (Chen et al. 2017), SEW-IL's RLSR baseline.
 
     Parameters
     ----------
-    n_features_to_select : "auto", int, float or None, default="auto"
-        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
-        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
+    %(sewil_n_features_to_select)s
     gamma : float, default=0.1
         Weight of the rescaled row-sparsity penalty on ``W`` (Chen et al.'s ``gamma``).
     max_iter : int, default=100
         Outer iterations (unlabeled targets update).
     max_inner : int, default=10
         Inner iterations (W and the rescaling update).
-    allow_fully_labeled : bool, default=False
-        Accept a ``y`` without any ``-1`` (the score is then a supervised one).  By default a
-        fully labeled ``y`` raises a ``ValueError``.
+    %(allow_fully_labeled)s
 
     Attributes
     ----------
@@ -464,6 +456,7 @@ def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
     return new[:n_add]
 
 
+@fill_doc
 class CoTFSSSelector(RankingSelector):
     """Co-training forward sequential selection (Ren et al. 2008), SEW-IL's CoT-FSS baseline.
 
@@ -474,9 +467,7 @@ class CoTFSSSelector(RankingSelector):
 
     Parameters
     ----------
-    n_features_to_select : "auto", int, float or None, default="auto"
-        Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
-        int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
+    %(sewil_n_features_to_select)s
     n_add : int or None, default=None
         Features per step (``None``: ``max(1, floor(0.1 d))``).
     n_start : int, default=5
@@ -488,13 +479,11 @@ class CoTFSSSelector(RankingSelector):
         Share of the unlabeled rows in each resample.
     n_splits : int, default=5
         Folds of the decision-tree CV fitness.
-    allow_fully_labeled : bool, default=False
-        Accept a ``y`` without any ``-1`` (then a supervised forward search).  By default a
-        fully labeled ``y`` raises a ``ValueError``.
-    random_state : int, RandomState or None, default=None
-        Seeds the starting features, the resamples, the trees and the CV folds.
-    n_jobs : int or None, default=None
-        Threads scoring the candidate features of a forward step.
+    %(allow_fully_labeled)s
+    %(random_state)s
+        It seeds the starting features, the resamples, the trees and the CV folds.
+    %(n_jobs)s
+        Jobs score the candidate features of a forward step.
 
     Attributes
     ----------

@@ -483,19 +483,7 @@ SKIPPED_CHECKS: dict[type, dict[str, str] | Callable] = {
 
 #: class -> {check name: reason} (or a function of the instance returning it); the check is run
 #: and expected to fail (xfail): a defect to fix
-EXPECTED_FAILED_CHECKS: dict[type, dict[str, str] | Callable] = {
-    PUExtraTreesClassifier: lambda est: (
-        dict.fromkeys(
-            ["check_classifiers_train", "check_decision_proba_consistency"],
-            "voting='hard': predict and decision_function follow the trees' votes but "
-            "predict_proba is the mean leaf value, so argmax(predict_proba) can disagree with "
-            "predict and the two scores rank rows differently (shows with the bootstrap trees "
-            "of this instance); fix: make predict_proba the vote shares under hard voting",
-        )
-        if est.voting == "hard" and est.bootstrap
-        else {}
-    ),
-}
+EXPECTED_FAILED_CHECKS: dict[type, dict[str, str] | Callable] = {}
 
 
 def _for_instance(table: dict, estimator) -> dict[str, str]:

@@ -17,13 +17,14 @@ from collections import OrderedDict
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
+from weakfs._docstrings import fill_doc
 from weakfs._information import discretize, jmi_pair_matrix, jmi_subset_score
 from weakfs._labels import check_pu_target
+from weakfs._selection import SupportSelector
 from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
@@ -140,7 +141,8 @@ class ClusterAssumptionObjective:
             self._warm = labels
 
 
-class FSCPUSelector(SelectorMixin, BaseEstimator):
+@fill_doc
+class FSCPUSelector(SupportSelector):
     """FSCPU / FSCPU-MI feature selection for PU data (Uchikoshi & Akimoto 2025).
 
     Parameters
@@ -176,12 +178,11 @@ class FSCPUSelector(SelectorMixin, BaseEstimator):
         Stop when every ``theta`` is within 0.1 of 0 or 1.
     cache : bool, default=True
         Evaluate each distinct mask once.
-    n_jobs : int or None, default=None
-        2 (or -1) fits the two candidates of an iteration in parallel threads; results are the
-        same for any value.
-    random_state : int, RandomState or None
-    verbose : bool, default=False
-        Progress bar.
+    %(n_jobs)s
+        2 (or -1) fits the two candidates of an iteration in parallel threads.
+    %(random_state)s
+        It seeds the compact GA's draws and every mixture fit's k-means start.
+    %(verbose)s
 
     Attributes
     ----------
@@ -346,11 +347,3 @@ class FSCPUSelector(SelectorMixin, BaseEstimator):
         self.budget_ = budget
         self.log_likelihoods_ = np.asarray(cluster.log_likelihoods)
         return self
-
-    def _get_support_mask(self):
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from sklearn.base import BaseEstimator, _fit_context, clone
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import _fit_context, clone
 
 from weakfs._labels import check_pu_target
+from weakfs._selection import SupportSelector
 from weakfs._validation import validate_X_y
 from weakfs.pu._gkf_pual._classifier import GKFPUALClassifier
 
 __all__ = ["GKFPUALSelector"]
 
 
-class GKFPUALSelector(SelectorMixin, BaseEstimator):
+class GKFPUALSelector(SupportSelector):
     """Feature selection by GKF-PUAL's group lasso: keep the features whose group is non-zero.
 
     A thin wrapper that fits a :class:`GKFPUALClassifier` and exposes its ``support_``.
@@ -58,7 +57,3 @@ class GKFPUALSelector(SelectorMixin, BaseEstimator):
         self.estimator_ = est.fit(X, y)
         self.support_ = self.estimator_.support_.copy()
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_

@@ -18,7 +18,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from weakfs._labels import check_pu_target
+from weakfs._docstrings import fill_doc
+from weakfs._labels import check_finite_target, check_pu_target
 from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
 from weakfs.pu._prior import estimate_class_prior
 from weakfs.pu._pu_extra_trees import _kernels as _k
@@ -121,6 +122,7 @@ def _grow_one(X, rows, packed, bootstrap_spec, params, seed):
 def _check_pn_target(y) -> None:
     """Errors in scikit-learn's wording for regression targets, multiclass targets and a single
     class when ``risk="PN"`` (PU labels are checked by ``check_pu_target``)."""
+    check_finite_target(y)
     y_type = type_of_target(y, input_name="y", raise_unknown=True)
     if y_type in ("continuous", "continuous-multioutput", "multilabel-indicator"):
         check_classification_targets(y)
@@ -134,6 +136,7 @@ def _check_pn_target(y) -> None:
         raise ValueError(f"y has one class only ({values.tolist()}); risk='PN' needs two")
 
 
+@fill_doc
 class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
     """PU Extra Trees: a forest of trees that greedily minimise a PU risk estimate.
 
@@ -187,11 +190,12 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         weight ``W_p + W_n`` first.
     voting : {"hard", "soft"}, default="hard"
         ``predict``: majority vote of the trees' classes (``v* > 0.5``; ties go to the negative
-        class, as in the reference), or mean clipped ``v*`` above 0.5.
-    n_jobs : int or None, default=None
-        Threads growing trees and predicting (joblib).  Results do not depend on it.
-    random_state : int, RandomState or None, default=None
-        Seeds of the trees (spawned up front) and of the prior estimate.
+        class, as in the reference), or mean clipped ``v*`` above 0.5.  ``predict_proba`` and
+        ``decision_function`` follow the same rule (vote share or mean ``v*``).
+    %(n_jobs)s
+        Threads grow trees and predict.
+    %(random_state)s
+        Seeds of the trees are spawned from it up front, and it seeds the prior estimate.
     verbose : int, default=0
         Show a progress bar over trees when > 0.
 
@@ -426,8 +430,11 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         return proba / m, votes / m
 
     def predict_proba(self, X):
-        """Mean over trees of the leaf ``v*`` clipped to [0, 1]: column 1 is the positive class."""
-        p, _ = self._accumulate(X)
+        """Positive-class score in column 1: the share of trees voting positive
+        (``voting="hard"``) or the mean over trees of the leaf ``v*`` clipped to [0, 1]
+        (``voting="soft"``), so that ``predict`` is always the argmax (ties negative)."""
+        p, share = self._accumulate(X)
+        p = share if self.voting == "hard" else p
         return np.column_stack([1.0 - p, p])
 
     def decision_function(self, X):

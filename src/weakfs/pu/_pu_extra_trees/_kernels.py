@@ -122,6 +122,17 @@ def node_risk(cp, cu, risk_kind, loss, wp, wu):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _risk_reduction(s, cp, cu, r, risk_kind, loss, wp, wu):
+    """Risk reduction ``r - R(left) - R(right)`` of a split whose left child holds the packed
+    positive/unlabeled counts ``s`` of a node with counts ``cp``, ``cu`` and risk ``r``."""
+    lcp = s & LOW_MASK
+    lcu = s >> SHIFT
+    rl, _vl, _tl = node_risk(lcp, lcu, risk_kind, loss, wp, wu)
+    rr_, _vr, _tr = node_risk(cp - lcp, cu - lcu, risk_kind, loss, wp, wu)
+    return r - rl - rr_
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _is_pure(risk, T, risk_kind):
     if risk_kind == RISK_UPU:
         return risk == -np.inf
@@ -279,11 +290,7 @@ def build_tree(
                     xq = Xf[start + order[q]]
                     xn = Xf[start + order[q + 1]]
                     if xq < xn:
-                        lcp = s & LOW_MASK
-                        lcu = s >> SHIFT
-                        rl, _vl, _tl = node_risk(lcp, lcu, risk_kind, loss, wp, wu)
-                        rr_, _vr, _tr = node_risk(cp - lcp, cu - lcu, risk_kind, loss, wp, wu)
-                        rr = r - rl - rr_
+                        rr = _risk_reduction(s, cp, cu, r, risk_kind, loss, wp, wu)
                         if best_f < 0 or rr > best_rr:
                             best_f = f
                             best_t = 0.5 * (np.float64(xq) + np.float64(xn))
@@ -306,11 +313,7 @@ def build_tree(
                     for k in range(start, end):
                         if Xf[k] <= t:
                             s += packed[k]
-                    lcp = s & LOW_MASK
-                    lcu = s >> SHIFT
-                    rl, _vl, _tl = node_risk(lcp, lcu, risk_kind, loss, wp, wu)
-                    rr_, _vr, _tr = node_risk(cp - lcp, cu - lcu, risk_kind, loss, wp, wu)
-                    rr = r - rl - rr_
+                    rr = _risk_reduction(s, cp, cu, r, risk_kind, loss, wp, wu)
                     if best_f < 0 or rr > best_rr:
                         best_f = f
                         best_t = t
