@@ -19,9 +19,11 @@ class ToyObjective:
         self.good[GOOD[GOOD < d]] = 1.0
         self.calls = 0
         self.relevance_calls = []
+        self.masks = []
 
     def evaluate(self, masks):
         self.calls += len(masks)
+        self.masks.append(masks.copy())
         fitness = masks @ self.good - 0.05 * masks.sum(axis=1)
         return fitness, masks * np.where(self.good > 0, 1.0, 0.001)
 
@@ -62,7 +64,7 @@ def test_fsga_finds_the_good_features_and_is_reproducible():
 
 def test_relevance_test_removes_suspects_equal_to_their_copies():
     obj = ToyObjective()
-    res = FSGA(n_generations=4).run(obj, random_state=1)
+    res = FSGA(n_generations=4, strip_removed=True).run(obj, random_state=1)
     assert obj.relevance_calls, "suspects were never tested"
     removed = np.flatnonzero(res.removed)
     assert not set(GOOD) & set(removed)
@@ -75,9 +77,45 @@ def test_relevance_test_removes_suspects_equal_to_their_copies():
     assert not res.support[res.removed].any()
 
 
+@pytest.mark.parametrize("strip_removed", [False, True])
+def test_elite_keep_removed_features_unless_stripped(strip_removed):
+    """The authors' code removes irrelevant features from future mutation and back-filling only:
+    the best candidate of a generation is carried over as it is."""
+    obj = ToyObjective()
+    res = FSGA(n_generations=1, strip_removed=strip_removed).run(obj, random_state=0)
+    first = obj.masks[0]
+    best = first[np.argmax(first @ obj.good - 0.05 * first.sum(axis=1))]
+    assert (best & res.removed).any(), "the toy must remove a feature of the best candidate"
+    if strip_removed:
+        assert not res.population[:, res.removed].any()
+    else:
+        np.testing.assert_array_equal(res.population[0], best)
+
+
+class ZeroWeightToy(ToyObjective):
+    """Irrelevant features get weight exactly 0 (a forest never splits on them)."""
+
+    def evaluate(self, masks):
+        fitness, _ = super().evaluate(masks)
+        return fitness, masks * self.good
+
+
+def test_child_length_counts_the_dominant_parents_nonzero_weights():
+    res = FSGA(n_generations=1, relevance_test=False).run(ZeroWeightToy(), random_state=0)
+    n0 = int(np.floor(np.sqrt(20)))
+    children = res.population[8:]
+    # at most the 3 good features carry weight; an empty child gets one random feature
+    assert children.sum(axis=1).max() <= len(GOOD) < n0
+
+
+def test_default_output_is_the_best_final_candidate():
+    res = FSGA(n_generations=2).run(ToyObjective(), random_state=0)
+    np.testing.assert_array_equal(res.support, res.best_mask)
+
+
 def test_vote_output_thresholds_rare_features():
     obj = ToyObjective()
-    res = FSGA(n_generations=5, vote_threshold=0.5).run(obj, random_state=0)
+    res = FSGA(n_generations=5, final="vote", vote_threshold=0.5).run(obj, random_state=0)
     freq = res.population.mean(axis=0)
     np.testing.assert_array_equal(res.support, (freq >= 0.5) & ~res.removed)
 

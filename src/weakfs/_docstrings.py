@@ -41,6 +41,12 @@ n_bins : int, default=5
 allow_fully_labeled : bool, default=False
     Accept a ``y`` without any ``-1`` (the method then runs as a supervised one).  By default
     a fully labeled ``y`` raises a ``ValueError``: semi-supervised input was expected.""",
+    "forest": """\
+forest : {"weakfs", "sklearn"}, default="weakfs"
+    The random forest: weakfs's own (the same algorithm as scikit-learn's
+    ``RandomForestClassifier``, grown by compiled kernels on columns binned once; several times
+    faster) or scikit-learn's, for comparison.  They agree within the noise of the seeds, not
+    tree by tree.""",
     "ga_population": """\
 n_generations : int, default=20
     Generations after the initial population.

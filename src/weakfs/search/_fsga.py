@@ -37,6 +37,18 @@ from weakfs.search._base import (
 __all__ = ["FSGA", "weighted_crossover"]
 
 
+def _backfill(parents, parent_w, removed, targets, rng) -> None:
+    """Give each parent random features it lacks (never removed ones, weight 1e-10) until it has
+    ``targets[r]`` features (in place; a parent already that large is left alone)."""
+    for r in range(parents.shape[0]):
+        pool = np.flatnonzero(~parents[r] & ~removed)
+        quota = min(int(targets[r]) - int(parents[r].sum()), pool.size)
+        if quota > 0:
+            fill = rng.choice(pool, quota, replace=False)
+            parents[r, fill] = True
+            parent_w[r, fill] = 1e-10
+
+
 def weighted_crossover(
     w0: np.ndarray, m0: np.ndarray, w1: np.ndarray, m1: np.ndarray, proportion: float, length: int
 ) -> np.ndarray:
@@ -83,10 +95,18 @@ class FSGA(GeneticSearch):
     relevance_threshold : float, default=1e-4
     weight_threshold : float or None, default=None
         Suspect threshold on the normalised mean weight (``None``: ``1 / (5 initial_size)``).
-    final : {"vote", "best"}, default="vote"
-        ``"vote"``: features chosen by at least ``vote_threshold`` of the final population (paper);
-        ``"best"``: the best candidate of the final population (reference code).
+    strip_removed : bool, default=False
+        What the features removed by the relevance test leave behind.  ``False`` (the authors'
+        code): they are only barred from mutation and back-filling; the elite keep them and pass
+        them on, and each generation the elite are topped up to ``initial_size`` features with
+        random non-removed ones.  ``True``: they are also struck from the elite (refilled with
+        random features to their former size) and from every child.
+    final : {"best", "vote"}, default="best"
+        ``"best"``: the best candidate of the final population (the authors' code; its sizes
+        match the feature counts the paper reports); ``"vote"``: features chosen by at least
+        ``vote_threshold`` of the final population (the paper's text, which gives no threshold).
     vote_threshold : float, default=0.1
+        Only for ``final="vote"``.
     %(verbose)s
 
     Examples
@@ -111,7 +131,8 @@ class FSGA(GeneticSearch):
     relevance_test: bool = True
     relevance_threshold: float = 1e-4
     weight_threshold: float | None = None
-    final: str = "vote"
+    strip_removed: bool = False
+    final: str = "best"
     vote_threshold: float = 0.1
 
     def _check(self, d: int):
@@ -184,19 +205,13 @@ class FSGA(GeneticSearch):
                         np.abs(np.asarray(imp_s) - np.asarray(imp_c)) < self.relevance_threshold
                     ]
                     removed[newly] = True
-                if removed.any():
-                    sizes = parents.sum(axis=1)
+                if not self.strip_removed:  # reference: elite kept as they are, topped up to n0
+                    _backfill(parents, parent_w, removed, np.full(n_par, n0), rng)
+                elif removed.any():  # refill stripped parents to their size before stripping
+                    targets = parents.sum(axis=1)
                     parents[:, removed] = False
                     parent_w[:, removed] = 0.0
-                    # backfill parents that lost features with random unused, non-removed ones
-                    for r in range(n_par):
-                        lost = int(sizes[r] - parents[r].sum())
-                        pool = np.flatnonzero(~parents[r] & ~removed)
-                        lost = min(lost, pool.size)
-                        if lost > 0:
-                            fill = rng.choice(pool, lost, replace=False)
-                            parents[r, fill] = True
-                            parent_w[r, fill] = 1e-10
+                    _backfill(parents, parent_w, removed, targets, rng)
             allowed = ~removed
             n_children = pop_size - n_par
             props = rng.choice(CROSSOVER_PROPORTIONS, n_children)
@@ -205,13 +220,15 @@ class FSGA(GeneticSearch):
             children = np.zeros((n_children, d), dtype=bool)
             for c in range(n_children):
                 a, b = which[c]
-                length = int(parents[a if dominant[c] == 0 else b].sum())
+                # the reference counts the dominant parent's features with non-zero weight
+                length = int(np.count_nonzero(parent_w[a if dominant[c] == 0 else b]))
                 child = weighted_crossover(
                     parent_w[a], parents[a], parent_w[b], parents[b], props[c], length
                 )
                 children[c] = self._mutate(child, allowed, max_mut, rng)
             population = np.vstack([parents, children])
-            population[:, removed] = False
+            if self.strip_removed:
+                population[:, removed] = False
             population = ensure_nonempty(population, allowed, rng)
         fitness, weights = evaluate_masks(objective, population)
         order = np.argsort(-fitness, kind="stable")

@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
+from weakfs._tree import RandomForest
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 
 __all__ = [
@@ -38,6 +39,22 @@ __all__ = [
     "optimal_thresholds",
     "optimal_thresholds_reference",
 ]
+
+#: the random forests a semi-supervised estimator can grow (``forest=``)
+FORESTS = ("weakfs", "sklearn")
+
+
+def make_forest(kind: str, n_estimators: int, seed: int, n_jobs: int | None, **params):
+    """A random forest of ``n_estimators`` trees: weakfs's own (``"weakfs"``) or scikit-learn's
+    ``RandomForestClassifier`` (``"sklearn"``), with scikit-learn's defaults otherwise."""
+    if kind == "weakfs":
+        return RandomForest(n_estimators, random_state=seed, n_jobs=n_jobs, **params)
+    if kind == "sklearn":
+        return RandomForestClassifier(
+            n_estimators=n_estimators, random_state=seed, n_jobs=n_jobs, **params
+        )
+    raise ValueError(f"forest must be one of {FORESTS}; got {kind!r}")
+
 
 _FLOOR = 1e-15
 
@@ -187,9 +204,10 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
     ----------
     estimator : classifier, default=None
         Base classifier with ``predict_proba`` and ``sample_weight`` support.  ``None`` means a
-        ``RandomForestClassifier(n_estimators, random_state=..., n_jobs)`` (the paper's choice).
+        random forest of ``n_estimators`` trees (the paper's choice; see ``forest``).
     n_estimators : int, default=200
         Trees of the default forest.
+    %(forest)s
     threshold : "auto" or float in (0, 1], default="auto"
         ``"auto"``: the bound-minimising per-class threshold; a float: a fixed vote threshold.
     n_grid : int, default=50
@@ -234,6 +252,7 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: ClassVar[dict] = {
         "estimator": [None, HasMethods(["fit", "predict_proba"])],
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
+        "forest": [StrOptions(set(FORESTS))],
         "threshold": [StrOptions({"auto"}), Interval(numbers.Real, 0, 1, closed="right")],
         "n_grid": [Interval(numbers.Integral, 2, None, closed="left")],
         "max_iter": [None, Interval(numbers.Integral, 1, None, closed="left")],
@@ -247,6 +266,7 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         estimator=None,
         *,
         n_estimators: int = 200,
+        forest: str = "weakfs",
         threshold="auto",
         n_grid: int = 50,
         max_iter: int | None = None,
@@ -256,6 +276,7 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
     ):
         self.estimator = estimator
         self.n_estimators = n_estimators
+        self.forest = forest
         self.threshold = threshold
         self.n_grid = n_grid
         self.max_iter = max_iter
@@ -265,9 +286,7 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
 
     def _make_estimator(self, seed: int):
         if self.estimator is None:
-            return RandomForestClassifier(
-                n_estimators=self.n_estimators, random_state=seed, n_jobs=self.n_jobs
-            )
+            return make_forest(self.forest, self.n_estimators, seed, self.n_jobs)
         return clone(self.estimator)
 
     @_fit_context(prefer_skip_nested_validation=True)

@@ -13,6 +13,7 @@ Labels", arXiv:1911.04841, 2019.  Steps:
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -20,12 +21,12 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy import sparse
 from sklearn.base import _fit_context
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import SupportSelector
+from weakfs._tree import BinnedMatrix
 from weakfs._validation import (
     check_n_features_to_select,
     n_features_to_select_constraint,
@@ -34,7 +35,7 @@ from weakfs._validation import (
 )
 from weakfs.search import FSGA, CachedObjective, ClassicGA, ForwardSearch, SearchResult
 from weakfs.semi_supervised._criteria import CRITERIA, ForestEvidence, get_criterion
-from weakfs.semi_supervised._self_learning import decode_labels, self_learn
+from weakfs.semi_supervised._self_learning import FORESTS, decode_labels, make_forest, self_learn
 from weakfs.semi_supervised._ssl_baselines import paper_default_k
 
 __all__ = ["ForestSubsetObjective", "SEWILSelector"]
@@ -44,39 +45,6 @@ def _as_float32(X) -> np.ndarray:
     if sparse.issparse(X):
         X = X.toarray()
     return np.ascontiguousarray(X, dtype=np.float32)
-
-
-def _fit_forest_on_subset(X, y, columns, n_estimators, seed, oob=True):
-    forest = RandomForestClassifier(
-        n_estimators=n_estimators, oob_score=oob, bootstrap=True, random_state=seed, n_jobs=1
-    )
-    forest.fit(X[:, columns], y)
-    return forest
-
-
-def _subset_evidence(X, y, is_true, X_unl, columns, n_estimators, seed, n_classes, unlabeled):
-    """One forest on ``columns``: the evidence every criterion reads, and its importances."""
-    import warnings
-
-    with warnings.catch_warnings():
-        # a few rows may never be out of bag with few trees: the criteria drop them
-        warnings.simplefilter("ignore", UserWarning)
-        forest = _fit_forest_on_subset(X, y, columns, n_estimators, seed)
-    oob = np.full((X.shape[0], n_classes), np.nan)
-    oob[:, forest.classes_.astype(np.intp)] = forest.oob_decision_function_
-    unl_votes = None
-    if unlabeled and X_unl is not None:
-        unl_votes = np.zeros((X_unl.shape[0], n_classes))
-        unl_votes[:, forest.classes_.astype(np.intp)] = forest.predict_proba(X_unl[:, columns])
-    return ForestEvidence(oob, y, is_true, unl_votes), forest.feature_importances_
-
-
-def _score_subset(X, y, is_true, X_unl, columns, criterion, n_estimators, seed, n_classes):
-    unlabeled = getattr(criterion, "needs_unlabeled_votes", False)
-    evidence, importances = _subset_evidence(
-        X, y, is_true, X_unl, columns, n_estimators, seed, n_classes, unlabeled
-    )
-    return float(criterion(evidence)), importances, evidence.mislabeling()
 
 
 class ForestSubsetObjective:
@@ -99,6 +67,9 @@ class ForestSubsetObjective:
     X_unlabeled : ndarray or None
         Unlabeled training rows (the transductive bound needs their votes).
     n_estimators, seed, n_jobs : forest size, forest seed, parallel jobs over candidates.
+    forest : {"weakfs", "sklearn"}
+        weakfs's forest (the rows are binned once here and every candidate's forest is grown on
+        a subset of the binned columns) or scikit-learn's ``RandomForestClassifier``.
     """
 
     def __init__(
@@ -112,6 +83,7 @@ class ForestSubsetObjective:
         n_estimators: int = 200,
         seed: int = 0,
         n_jobs: int | None = None,
+        forest: str = "weakfs",
     ):
         self.X = _as_float32(X)
         self.y = np.asarray(y, dtype=np.intp)
@@ -121,28 +93,50 @@ class ForestSubsetObjective:
         self.n_estimators = n_estimators
         self.seed = int(seed)
         self.n_jobs = n_jobs
+        self.forest = forest
+        make_forest(forest, 1, 0, 1)  # rejects an unknown kind now, not inside a search
+        self._binned = BinnedMatrix.from_array(self.X) if forest == "weakfs" else None
         self.n_features = self.X.shape[1]
         self.n_classes = int(self.y.max()) + 1
         self._cache: dict[bytes, tuple[float, np.ndarray, np.ndarray]] = {}
         self.n_evaluations = 0
         self.n_calls = 0
 
+    def _fit(self, columns, *, n_jobs=1, row_orders=None):
+        """A forest on ``columns`` (with the objective's seed); ``row_orders`` permutes columns."""
+        forest = make_forest(self.forest, self.n_estimators, self.seed, n_jobs, oob_score=False)
+        if self._binned is not None:
+            binned = self._binned.columns(columns, row_orders=row_orders)
+            return forest.fit_binned(binned, self.y, n_classes=self.n_classes)
+        data = self.X[:, columns]
+        for i, order in enumerate(row_orders or ()):
+            if order is not None:
+                data[:, i] = data[order, i]
+        with warnings.catch_warnings():
+            # a few rows may never be out of bag with few trees: the criteria drop them
+            warnings.simplefilter("ignore", UserWarning)
+            return forest.set_params(oob_score=True).fit(data, self.y)
+
+    def _subset_evidence(self, columns, unlabeled: bool):
+        """One forest on ``columns``: the evidence every criterion reads, and its importances."""
+        forest = self._fit(columns)
+        classes = forest.classes_.astype(np.intp)
+        oob = np.full((self.X.shape[0], self.n_classes), np.nan)
+        oob[:, classes] = forest.oob_decision_function_
+        unl_votes = None
+        if unlabeled and self.X_unlabeled is not None:
+            unl_votes = np.zeros((self.X_unlabeled.shape[0], self.n_classes))
+            unl_votes[:, classes] = forest.predict_proba(self.X_unlabeled[:, columns])
+        evidence = ForestEvidence(oob, self.y, self.is_true_label, unl_votes)
+        return evidence, forest.feature_importances_
+
+    def _score(self, columns):
+        unlabeled = getattr(self.criterion, "needs_unlabeled_votes", False)
+        evidence, importances = self._subset_evidence(columns, unlabeled)
+        return float(self.criterion(evidence)), importances, evidence.mislabeling()
+
     def _run(self, columns_list):
-        crit = self.criterion
-        jobs = (
-            delayed(_score_subset)(
-                self.X,
-                self.y,
-                self.is_true_label,
-                self.X_unlabeled,
-                cols,
-                crit,
-                self.n_estimators,
-                self.seed,
-                self.n_classes,
-            )
-            for cols in columns_list
-        )
+        jobs = (delayed(self._score)(cols) for cols in columns_list)
         return Parallel(n_jobs=self.n_jobs, prefer="threads")(jobs)
 
     def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -175,17 +169,7 @@ class ForestSubsetObjective:
         Lets one forest serve several criteria (the paper's Table 2 compares them per subset).
         """
         columns = np.flatnonzero(np.asarray(mask, dtype=bool))
-        return _subset_evidence(
-            self.X,
-            self.y,
-            self.is_true_label,
-            self.X_unlabeled,
-            columns,
-            self.n_estimators,
-            self.seed,
-            self.n_classes,
-            True,
-        )[0]
+        return self._subset_evidence(columns, True)[0]
 
     def details(self, mask) -> dict:
         """Criterion value, importances and mislabeling matrix of one mask (evaluated if new)."""
@@ -198,16 +182,13 @@ class ForestSubsetObjective:
         """Importances of suspects and of their permuted copies in one forest (FSGA's test)."""
         rng = np.random.RandomState(seed)
         best_cols = np.flatnonzero(best_mask)
-        Xs = self.X[:, suspects]
-        Xp = np.empty_like(Xs)
-        for j in range(Xs.shape[1]):
-            Xp[:, j] = Xs[rng.permutation(Xs.shape[0]), j]
-        data = np.hstack([self.X[:, best_cols], Xs, Xp])
-        forest = RandomForestClassifier(
-            n_estimators=self.n_estimators, random_state=self.seed, n_jobs=self.n_jobs
-        ).fit(data, self.y)
+        suspects = np.asarray(suspects, dtype=np.intp)
+        nb, ns = best_cols.size, suspects.size
+        n = self.X.shape[0]
+        orders = [None] * (nb + ns) + [rng.permutation(n) for _ in range(ns)]
+        columns = np.concatenate([best_cols, suspects, suspects])
+        forest = self._fit(columns, n_jobs=self.n_jobs, row_orders=orders)
         imp = forest.feature_importances_
-        nb, ns = best_cols.size, len(suspects)
         return imp[nb : nb + ns], imp[nb + ns :]
 
 
@@ -228,12 +209,15 @@ class SEWILSelector(SupportSelector):
         Search strategy: feature-selection GA, classic GA, forward search (10 % per step).
     n_estimators : int, default=200
         Trees of every forest (self-learning and subset evaluation).
+    %(forest)s
     n_generations, population_size, n_parents : int, default=20, 40, 8
         Genetic-algorithm sizes ((ref) constants).
-    final : {"vote", "best"}, default="vote"
-        FSGA output: vote over the final population (paper) or its best candidate (ref code).
+    final : {"best", "vote"}, default="best"
+        FSGA output: the best candidate of the final population (the authors' code, whose sizes
+        match the paper's feature counts) or a vote over the final population (the paper's text).
     vote_threshold : float, default=0.1
-        Features kept by the vote: present in at least this fraction of the final population.
+        Only for ``final="vote"``: features present in at least this fraction of the final
+        population are kept.
     length_mutation : bool, default=False
         FSGA also mutates subset lengths (paper §3.3, no details given; absent from the reference
         code, and harmful with CBIL -- see docs/sewil.md).
@@ -290,6 +274,7 @@ class SEWILSelector(SupportSelector):
         "criterion": [StrOptions(set(CRITERIA)), callable],
         "search": [StrOptions({"fsga", "cga", "fss"})],
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
+        "forest": [StrOptions(set(FORESTS))],
         "n_generations": [Interval(numbers.Integral, 0, None, closed="left")],
         "population_size": [Interval(numbers.Integral, 3, None, closed="left")],
         "n_parents": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -311,10 +296,11 @@ class SEWILSelector(SupportSelector):
         search: str = "fsga",
         *,
         n_estimators: int = 200,
+        forest: str = "weakfs",
         n_generations: int = 20,
         population_size: int = 40,
         n_parents: int = 8,
-        final: str = "vote",
+        final: str = "best",
         vote_threshold: float = 0.1,
         length_mutation: bool = False,
         relevance_test: bool = True,
@@ -328,6 +314,7 @@ class SEWILSelector(SupportSelector):
         self.criterion = criterion
         self.search = search
         self.n_estimators = n_estimators
+        self.forest = forest
         self.n_generations = n_generations
         self.population_size = population_size
         self.n_parents = n_parents
@@ -385,9 +372,7 @@ class SEWILSelector(SupportSelector):
         sla_seed, forest_seed, search_seed = (int(s) for s in spawn_seeds(self.random_state, 3))
 
         def make_estimator():
-            return RandomForestClassifier(
-                n_estimators=self.n_estimators, random_state=sla_seed, n_jobs=self.n_jobs
-            )
+            return make_forest(self.forest, self.n_estimators, sla_seed, self.n_jobs)
 
         sla = self_learn(Xf, labels.y_encoded, make_estimator=make_estimator)
         codes = sla["y_codes"]
@@ -401,6 +386,7 @@ class SEWILSelector(SupportSelector):
             n_estimators=self.n_estimators,
             seed=forest_seed,
             n_jobs=self.n_jobs,
+            forest=self.forest,
         )
         if d == 1:  # nothing to search: the single feature is the selection
             one = np.ones(1, bool)

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
@@ -75,7 +75,13 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         (``docs/gkf_pual.md``).
     abs_tol : float, default=1e-6
         Absolute tolerance ``ε_abs``.  The paper states 0.25, which with Boyd's ``√dim`` scaling
-        stops far from the optimum; ``tol=1e-3, abs_tol=0.25`` reproduces the paper's rule.
+        stops far from the optimum.
+    stopping : {"primal-dual", "paper"}, default="primal-dual"
+        ``"primal-dual"``: stop when the four primal and the four dual residuals are below
+        their tolerances (Boyd et al. 2011, §3.3.1).  ``"paper"``: the dual residuals only, as
+        the paper's eq. 31 tests them; with ``adaptive_mu=False,
+        tol=1e-3, abs_tol=0.25`` this is the paper's rule (it stops after a few iterations,
+        far from the optimum).
     standardize : bool, default=True
         Standardise every feature with the training mean and standard deviation first (the paper
         standardises its data before fitting).
@@ -137,6 +143,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "abs_tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "stopping": [StrOptions({"primal-dual", "paper"})],
         "standardize": ["boolean"],
         "memory_limit_mb": [Interval(numbers.Real, 0, None, closed="neither")],
         "verbose": ["verbose"],
@@ -156,6 +163,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         max_iter: int = 20000,
         tol: float = 1e-4,
         abs_tol: float = 1e-6,
+        stopping: str = "primal-dual",
         standardize: bool = True,
         memory_limit_mb: float = 2048.0,
         verbose: int = 0,
@@ -171,6 +179,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.max_iter = max_iter
         self.tol = tol
         self.abs_tol = abs_tol
+        self.stopping = stopping
         self.standardize = standardize
         self.memory_limit_mb = memory_limit_mb
         self.verbose = verbose
@@ -244,6 +253,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
             max_iter=self.max_iter,
             tol=self.tol,
             abs_tol=self.abs_tol,
+            stopping=self.stopping,
             record_every=10,
             adapt=self.adaptive_mu,
         )

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from weakfs._tree._shared import leaf_of, new_state, partition, randint, uniform
+
 RISK_UPU = 0
 RISK_NNPU = 1
 RISK_PN = 2
@@ -36,30 +38,6 @@ LOW_MASK = np.int64(0xFFFFFFFF)
 SHIFT = np.int64(32)
 # |W_p - T| below this share of T counts as v* == 1 (floating-point ties of two exact counts)
 _REL_TOL = 1e-12
-
-
-# --------------------------------------------------------------------------------------------
-# random numbers: splitmix64, one uint64 state per tree (independent of threads and of numba's RNG)
-# --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
-def _next_u64(state):
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _uniform(state):
-    """Uniform float64 on [0, 1)."""
-    return np.float64(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _randint(state, lo, hi):
-    """Uniform integer on [lo, hi) (hi > lo)."""
-    return lo + np.int64(_next_u64(state) % np.uint64(hi - lo))
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,9 +146,7 @@ def build_tree(
     d = X.shape[1]
     rows = rows_in.copy()
     packed = packed_in.copy()
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = np.uint64(seed)
-    _next_u64(state)
+    state = new_state(seed)
 
     cap = 2 * n + 1
     feature = np.full(cap, -1, dtype=np.int32)
@@ -257,7 +233,7 @@ def build_tree(
         n_visited = 0
         f_i = d
         while f_i > n_known + n_found and n_visited < max_features:
-            j = _randint(state, n_known + n_found, f_i)
+            j = randint(state, n_known + n_found, f_i)
             f = features[j]
             col = X[:, f]
             # pass 1: gather the node's values and their min a and max e (branch-free)
@@ -308,7 +284,7 @@ def build_tree(
                 lo = np.float64(a) + 0.4 * (np.float64(b) - np.float64(a))
                 hi = np.float64(c) + 0.6 * (np.float64(e) - np.float64(c))
                 for _t in range(max_candidates):
-                    t = lo + (hi - lo) * _uniform(state)
+                    t = lo + (hi - lo) * uniform(state)
                     s = np.int64(0)
                     for k in range(start, end):
                         if Xf[k] <= t:
@@ -325,21 +301,7 @@ def build_tree(
             continue
 
         # ---- partition rows[start:end] in place: x <= t to the left ----
-        col = X[:, best_f]
-        i = start
-        jj = end
-        while i < jj:
-            if col[rows[i]] <= best_t:
-                i += 1
-            else:
-                jj -= 1
-                tmp = rows[i]
-                rows[i] = rows[jj]
-                rows[jj] = tmp
-                tw = packed[i]
-                packed[i] = packed[jj]
-                packed[jj] = tw
-        mid = i
+        mid = partition(X[:, best_f], best_t, rows, packed, start, end)
 
         feature[node] = best_f
         threshold[node] = best_t
@@ -383,17 +345,6 @@ def build_tree(
 # --------------------------------------------------------------------------------------------
 # prediction
 # --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
-def _leaf(X, i, node, feature, threshold, left, right):
-    """Global id of the leaf that row ``i`` of ``X`` reaches from ``node``."""
-    while left[node] >= 0:
-        if X[i, feature[node]] <= threshold[node]:
-            node = left[node]
-        else:
-            node = right[node]
-    return node
-
-
 @njit(cache=True, nogil=True)
 def predict_forest(
     X, feature, threshold, left, right, value, roots, row_start, row_end, proba, votes
@@ -404,7 +355,7 @@ def predict_forest(
     for t in range(roots.shape[0]):
         root = roots[t]
         for i in range(row_start, row_end):
-            node = _leaf(X, i, root, feature, threshold, left, right)
+            node = leaf_of(X, i, root, feature, threshold, left, right)
             v = value[node]
             if v > 0.5:
                 votes[i] += 1
@@ -421,5 +372,5 @@ def apply_forest(X, feature, threshold, left, right, roots, row_start, row_end, 
     for t in range(roots.shape[0]):
         root = roots[t]
         for i in range(row_start, row_end):
-            node = _leaf(X, i, root, feature, threshold, left, right)
+            node = leaf_of(X, i, root, feature, threshold, left, right)
             out[i, t] = node - root

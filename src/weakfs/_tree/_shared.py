@@ -1,0 +1,73 @@
+"""Kernels every weakfs tree uses: a per-tree random stream, the row partition, the leaf walk.
+
+All are numba ``nopython`` functions with ``nogil=True`` (trees grow in parallel joblib threads)
+and ``inline="always"`` where they sit in a hot loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+# splitmix64: one uint64 state per tree, so a tree's draws depend on its seed only (not on
+# threads or on numba's global generator)
+@njit(cache=True, nogil=True, inline="always")
+def next_u64(state):
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def uniform(state):
+    """Uniform float64 on [0, 1)."""
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def randint(state, lo, hi):
+    """Uniform integer on [lo, hi) (hi > lo)."""
+    return lo + np.int64(next_u64(state) % np.uint64(hi - lo))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def new_state(seed):
+    """A fresh stream for one tree."""
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = np.uint64(seed)
+    next_u64(state)
+    return state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def partition(col, threshold, rows, payload, start, end):
+    """Reorder ``rows[start:end]`` (and ``payload`` with them) so that the rows with
+    ``col[row] <= threshold`` come first; returns the first index of the right part."""
+    i = start
+    j = end
+    while i < j:
+        if col[rows[i]] <= threshold:
+            i += 1
+        else:
+            j -= 1
+            tmp = rows[i]
+            rows[i] = rows[j]
+            rows[j] = tmp
+            tp = payload[i]
+            payload[i] = payload[j]
+            payload[j] = tp
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def leaf_of(X, i, node, feature, threshold, left, right):
+    """Id of the leaf that row ``i`` of ``X`` reaches from ``node`` (left: ``x <= threshold``)."""
+    while left[node] >= 0:
+        if X[i, feature[node]] <= threshold[node]:
+            node = left[node]
+        else:
+            node = right[node]
+    return node
