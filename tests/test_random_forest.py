@@ -181,3 +181,23 @@ def test_bad_input_is_rejected():
 )
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
+
+
+def test_binned_walk_routes_every_row_as_the_float_thresholds():
+    """Out-of-bag rows are routed by their codes: a code absent from a node's training rows must
+    go where its value goes under the float threshold."""
+    from weakfs._tree._shared import leaf_of
+
+    rng = np.random.RandomState(0)
+    X = np.round(rng.normal(size=(300, 3)), 1).astype(np.float32)
+    y = rng.randint(0, 2, 300)
+    weight = (np.arange(300) % 3 == 0).astype(float)  # a third of the rows train the trees
+    binned = BinnedMatrix.from_array(X)
+    forest = RandomForest(5, random_state=0).fit_binned(binned, y, sample_weight=weight)
+    for tree in forest.trees_:
+        for i in range(300):
+            by_value = leaf_of(X, i, 0, tree.feature, tree.threshold, tree.left, tree.right)
+            by_code = leaf_of(
+                binned.codes, i, 0, tree.feature, tree.threshold_code, tree.left, tree.right
+            )
+            assert by_value == by_code

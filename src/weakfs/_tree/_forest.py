@@ -283,7 +283,7 @@ class RandomForest(ClassifierMixin, BaseEstimator):
             )
         self.trees_ = [tree for tree, _, _, _ in grown]
         self.n_classes_ = n_classes
-        self._pack()
+        self._forest = None  # packed for prediction on first use
         # scikit-learn's importances: each tree's decrease normalised to sum 1, then the mean
         # over the trees that split at all, normalised again
         per_tree = [imp / imp.sum() for _, imp, _, _ in grown if imp.sum() > 0]
@@ -329,6 +329,8 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "trees_")
         X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
         X = np.ascontiguousarray(X.toarray() if sparse.issparse(X) else X)
+        if self._forest is None:
+            self._pack()
         out = np.zeros((X.shape[0], self.n_classes_))
         n_jobs = min(effective_n_jobs(self.n_jobs), max(1, X.shape[0] // 256))
         bounds = np.linspace(0, X.shape[0], n_jobs + 1).astype(int)

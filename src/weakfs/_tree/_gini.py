@@ -446,8 +446,19 @@ def build_gini_tree(
 
         off = bin_offsets[best_f]
         feature[node] = best_f
-        threshold_code[node] = best_code
-        threshold[node] = 0.5 * (bin_values[off + best_code] + bin_values[off + best_next])
+        t = 0.5 * (bin_values[off + best_code] + bin_values[off + best_next])
+        threshold[node] = t
+        # codes between the two are absent from this node but not from other rows (out of bag,
+        # say): route them as the float threshold does, by the last code whose value is <= t
+        lo_c = best_code
+        hi_c = best_next  # bin_values[off + lo_c] <= t < bin_values[off + hi_c]
+        while hi_c - lo_c > 1:
+            mid_c = (lo_c + hi_c) >> 1
+            if bin_values[off + mid_c] <= t:
+                lo_c = mid_c
+            else:
+                hi_c = mid_c
+        threshold_code[node] = lo_c
         for c in range(n_classes):
             lsum[c] = 0.0
             rsum[c] = 0.0
@@ -486,13 +497,15 @@ def build_gini_tree(
     oob_leaves = np.empty(oob_rows.shape[0], dtype=np.int32)
     for q in range(oob_rows.shape[0]):
         oob_leaves[q] = leaf_of(codes, oob_rows[q], 0, feature, threshold_code, left, right)
+    # views, not copies: the arrays are at most twice as long (they double when full), and a
+    # copy per tree is an allocation the threads would contend for
     return (
-        feature[:m_nodes].copy(),
-        threshold[:m_nodes].copy(),
-        threshold_code[:m_nodes].copy(),
-        left[:m_nodes].copy(),
-        right[:m_nodes].copy(),
-        value[:m_nodes].copy(),
+        feature[:m_nodes],
+        threshold[:m_nodes],
+        threshold_code[:m_nodes],
+        left[:m_nodes],
+        right[:m_nodes],
+        value[:m_nodes],
         importance,
         oob_rows,
         oob_leaves,
