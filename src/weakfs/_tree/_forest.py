@@ -25,7 +25,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from weakfs._labels import check_finite_target
-from weakfs._tree._gini import add_leaf_values, build_gini_tree, forest_proba
+from weakfs._tree._gini import add_leaf_values, build_gini_tree, tree_proba
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 
 __all__ = ["BinnedMatrix", "RandomForest"]
@@ -141,6 +141,14 @@ def _grow(binned: BinnedMatrix, y, sample_weight, n_classes, rows, max_features,
         np.uint64(seed),
     )
     return _Tree(*out[:6]), out[6], out[7], out[8]
+
+
+def _add_tree_votes(X, trees, row_start, row_end, out) -> None:
+    """Add every tree's leaf class fractions of rows ``row_start:row_end``, tree by tree (the
+    same order for any chunking of the rows, so results do not depend on ``n_jobs``)."""
+    for tree in trees:
+        walk = (tree.feature, tree.threshold, tree.left, tree.right, tree.value)
+        tree_proba(X, *walk, row_start, row_end, out)
 
 
 class RandomForest(ClassifierMixin, BaseEstimator):
@@ -283,7 +291,6 @@ class RandomForest(ClassifierMixin, BaseEstimator):
             )
         self.trees_ = [tree for tree, _, _, _ in grown]
         self.n_classes_ = n_classes
-        self._forest = None  # packed for prediction on first use
         # scikit-learn's importances: each tree's decrease normalised to sum 1, then the mean
         # over the trees that split at all, normalised again
         per_tree = [imp / imp.sum() for _, imp, _, _ in grown if imp.sum() > 0]
@@ -305,38 +312,17 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         elif self.oob_score:
             raise ValueError("Out of bag estimation only available if bootstrap=True")
 
-    def _pack(self):
-        """Concatenate the trees (global node ids) for the compiled prediction loop."""
-        sizes = np.array([t.node_count for t in self.trees_])
-        roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        left = np.concatenate(
-            [np.where(t.left >= 0, t.left + r, -1) for t, r in zip(self.trees_, roots)]
-        )
-        right = np.concatenate(
-            [np.where(t.right >= 0, t.right + r, -1) for t, r in zip(self.trees_, roots)]
-        )
-        self._forest = (
-            np.concatenate([t.feature for t in self.trees_]),
-            np.concatenate([t.threshold for t in self.trees_]),
-            left.astype(np.int32),
-            right.astype(np.int32),
-            np.concatenate([t.value for t in self.trees_]),
-            roots,
-        )
-
     def predict_proba(self, X):
         """Mean over trees of the leaf class fractions (columns in the order of ``classes_``)."""
         check_is_fitted(self, "trees_")
         X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
         X = np.ascontiguousarray(X.toarray() if sparse.issparse(X) else X)
-        if self._forest is None:
-            self._pack()
         out = np.zeros((X.shape[0], self.n_classes_))
         n_jobs = min(effective_n_jobs(self.n_jobs), max(1, X.shape[0] // 256))
         bounds = np.linspace(0, X.shape[0], n_jobs + 1).astype(int)
         chunks = list(pairwise(bounds))
         Parallel(n_jobs=n_jobs, prefer="threads")(
-            delayed(forest_proba)(X, *self._forest, lo, hi, out) for lo, hi in chunks
+            delayed(_add_tree_votes)(X, self.trees_, lo, hi, out) for lo, hi in chunks
         )
         return out / len(self.trees_)
 

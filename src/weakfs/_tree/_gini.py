@@ -524,11 +524,10 @@ def add_leaf_values(leaves, value, rows, out, counts):
 
 
 @njit(cache=True, nogil=True)
-def forest_proba(X, feature, threshold, left, right, value, roots, row_start, row_end, out):
-    """``out[i] += `` the leaf class fractions of every tree, for rows ``row_start:row_end`` of
-    the float ``X`` (trees concatenated: ``roots`` are their first nodes, child ids global)."""
+def tree_proba(X, feature, threshold, left, right, value, row_start, row_end, out):
+    """``out[i] +=`` the leaf class fractions of one tree, for rows ``row_start:row_end`` of the
+    float ``X``."""
     for i in range(row_start, row_end):
-        for t in range(roots.shape[0]):
-            nd = leaf_of(X, i, roots[t], feature, threshold, left, right)
-            for c in range(value.shape[1]):
-                out[i, c] += value[nd, c]
+        nd = leaf_of(X, i, 0, feature, threshold, left, right)
+        for c in range(value.shape[1]):
+            out[i, c] += value[nd, c]
