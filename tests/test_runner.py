@@ -113,7 +113,9 @@ def test_committed_csv_is_the_store_of_a_fresh_clone(tmp_path, monkeypatch):
     run_experiment("demo", RunConfig(runs=1, datasets=["ionosphere"]), out_dir=tmp_path)
     csv = pd.read_csv(tmp_path / "demo.csv")
     assert len(csv) == 4 and csv["cell_key"].is_unique
-    assert "also holds 2 cells of runs with other settings" in (tmp_path / "demo.md").read_text()
+    # the subset's report goes beside the fuller one, which stays
+    partial = (tmp_path / "demo.partial.md").read_text()
+    assert "also holds 2 cells of runs with other settings" in partial
 
 
 def test_csv_without_cell_keys_is_matched_on_the_cell_entries(tmp_path, monkeypatch):
@@ -142,3 +144,50 @@ def test_old_experiment_names_are_aliases():
     assert get("puet-tables").name == "pu_extra_trees-tables"
     with pytest.raises(KeyError, match="unknown experiment"):
         canonical_name("nope")
+
+
+def test_version_bump_recomputes_and_marks_older_rows_superseded(tmp_path, monkeypatch):
+    """A cell computed by older code is not read back after a version bump; its CSV row stays,
+    marked superseded, and the report leaves it out."""
+    import dataclasses
+
+    from weakfs.experiments import _registry
+
+    demo = _registry.get("demo")
+    config = RunConfig(runs=1, datasets=["ionosphere"])
+    first = run_experiment("demo", config, out_dir=tmp_path)
+    assert "version" not in first  # version 1: keys as before versions existed
+    bumped = dataclasses.replace(demo, version=lambda cell: 2 if cell["method"] == "random" else 1)
+    monkeypatch.setattr(_registry, "get", lambda name: bumped)
+    monkeypatch.setattr("weakfs.experiments._runner.get", lambda name: bumped)
+    calls = []
+    real_run = demo.run_cell
+
+    def counting(cell):
+        calls.append(cell["method"])
+        return real_run(cell)
+
+    monkeypatch.setattr(bumped, "run_cell", counting)
+    monkeypatch.setattr(
+        "weakfs.experiments._runner.execute_cell",
+        lambda name, cell: {"cell": cell, "result": counting(cell), "seconds": 0.0},
+    )
+    second = run_experiment("demo", config, out_dir=tmp_path)
+    assert calls == ["random"]  # only the bumped method ran again
+    assert set(second["method"]) == {"mutual_info", "random"} and len(second) == 2
+    csv = pd.read_csv(tmp_path / "demo.csv")
+    assert len(csv) == 3
+    old = csv[csv["superseded"].fillna(False).astype(bool)]
+    assert len(old) == 1 and old["method"].item() == "random" and pd.isna(old["version"].item())
+    assert "1 rows computed by an older version" in (tmp_path / "demo.md").read_text()
+
+
+def test_a_report_is_never_replaced_by_one_with_fewer_cells(tmp_path):
+    run_experiment("demo", RunConfig(runs=2, datasets=["ionosphere"]), out_dir=tmp_path)
+    full = (tmp_path / "demo.md").read_text()
+    assert "Cells: 4 finished" in full
+    run_experiment("demo", RunConfig(runs=1, datasets=["ionosphere"]), out_dir=tmp_path)
+    assert (tmp_path / "demo.md").read_text() == full
+    partial = (tmp_path / "demo.partial.md").read_text()
+    assert "Cells: 2 finished" in partial and "`demo.md` is unchanged" in partial
+    assert len(pd.read_csv(tmp_path / "demo.csv")) == 4  # the CSV keeps every cell

@@ -72,3 +72,10 @@ def test_report_on_a_made_up_table(tmp_path):
     assert ".757 ± .026" in text  # the paper's SEW-IL number is shown beside ours
     assert (tmp_path / "sewil-tables_history.png").exists()
     assert "| Protein | fsga | 5 | 1 |" in text  # timing: splits run and mean selection seconds
+
+
+def test_image_pixels_are_binarised_as_the_authors_do():
+    X, _, _, X_test, _ = load_split("Fashion", 0)
+    assert set(np.unique(X)) <= {0.0, 1.0} and set(np.unique(X_test)) <= {0.0, 1.0}
+    X_protein = load_split("Protein", 0)[0]
+    assert len(np.unique(X_protein)) > 2  # other datasets keep their values

@@ -66,6 +66,14 @@ class ReportContext:
 
 @dataclass
 class Experiment:
+    """A paper experiment: its cells, how one runs, and how the report reads the finished ones.
+
+    ``version`` (an int, or a function of a cell giving its int) is raised whenever a change of
+    the code alters a cell's result.  A version above 1 enters the cell (and so its cache key):
+    cells computed by older code are not read back, and their rows in the committed CSV are
+    marked ``superseded`` instead of being mixed into the tables.
+    """
+
     name: str
     title: str
     make_cells: Callable[[RunConfig], list[dict]]
@@ -73,6 +81,18 @@ class Experiment:
     write_report: Callable[[pd.DataFrame, ReportContext], str]
     default_runs: int = 5
     description: str = ""
+    version: int | Callable[[dict], int] = 1
+
+    def cell_version(self, cell: dict) -> int:
+        """The version of the code that computes ``cell``."""
+        return int(self.version(cell) if callable(self.version) else self.version)
+
+    def versioned(self, cell: dict) -> dict:
+        """``cell`` with its ``version`` entry (none at version 1, so that the keys of cells
+        computed before versions existed stay valid)."""
+        cell = {k: v for k, v in cell.items() if k != "version"}
+        version = self.cell_version(cell)
+        return {**cell, "version": version} if version > 1 else cell
 
 
 # name -> module defining ``EXPERIMENT`` (imported lazily so that one experiment's optional

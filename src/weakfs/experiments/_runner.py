@@ -19,6 +19,7 @@ import datetime as _dt
 import hashlib
 import json
 import platform
+import re
 import shlex
 import sys
 import time
@@ -174,13 +175,18 @@ class _CsvCells:
             col: _jsonable(value)
             for col, value in row.items()
             if col not in cell
-            and col not in ("seconds", _CsvCells.KEY)
+            and col not in ("seconds", _CsvCells.KEY, _CsvCells.SUPERSEDED)
             and not (isinstance(value, float) and np.isnan(value))
         }
         return {"cell": cell, "result": result, "seconds": float(row["seconds"])}
 
-    def write(self, table: pd.DataFrame, keys: list[str]) -> int:
-        """This run's rows first, then every other row already there; returns how many others."""
+    SUPERSEDED = "superseded"
+
+    def write(
+        self, table: pd.DataFrame, keys: list[str], current_version: Callable[[dict], int]
+    ) -> tuple[int, int]:
+        """This run's rows first, then every other row already there, those computed by an older
+        version of the code marked ``superseded``; returns (other rows, superseded rows)."""
         frame = self.frame
         if frame.empty:
             others = frame
@@ -188,12 +194,27 @@ class _CsvCells:
             keep = ~frame.index.isin(list(self.read_rows))
             if self.KEY in frame:
                 keep &= ~frame[self.KEY].isin(set(keys))
-            others = frame[keep]
+            others = frame[keep].copy()
+        if len(others):
+            versions = others["version"] if "version" in others else pd.Series(1, others.index)
+            row_version = versions.fillna(1).astype(int)
+            wanted = pd.Series(
+                [current_version(row.dropna().to_dict()) for _, row in others.iterrows()],
+                index=others.index,
+            )
+            old = row_version < wanted
+            previous = (
+                others[self.SUPERSEDED].fillna(False).astype(bool)
+                if self.SUPERSEDED in others
+                else pd.Series(False, others.index)
+            )
+            others[self.SUPERSEDED] = previous | old
         merged = pd.concat([table.assign(**{self.KEY: keys}), others], ignore_index=True)
         tmp = self.path.with_suffix(".csv.tmp")
         merged.to_csv(tmp, index=False)
         tmp.replace(self.path)
-        return len(others)
+        n_superseded = int(others[self.SUPERSEDED].sum()) if len(others) else 0
+        return len(others) - n_superseded, n_superseded
 
 
 def _run_local(name: str, cells: list[dict], n_jobs: int) -> Iterator[dict]:
@@ -289,7 +310,7 @@ def run_experiment(
     experiment: Experiment = get(name)
     name = experiment.name  # an alias writes under the experiment's own name
     out = Path(out_dir)
-    cells = experiment.make_cells(config)
+    cells = [experiment.versioned(c) for c in experiment.make_cells(config)]
     if not cells:
         raise ValueError(f"experiment {name!r} has no cell for this configuration")
     keys = [cell_key(c) for c in cells]
@@ -345,7 +366,7 @@ def run_experiment(
             row_keys.append(key)
     table = pd.DataFrame(rows)
     out.mkdir(parents=True, exist_ok=True)
-    n_other_rows = archive.write(table, row_keys)
+    n_other_rows, n_superseded = archive.write(table, row_keys, experiment.cell_version)
 
     ctx = ReportContext(
         out_dir=out,
@@ -373,6 +394,12 @@ def run_experiment(
             f" (also holds {n_other_rows} cells of runs with other settings, not in this report)"
             if n_other_rows
             else ""
+        )
+        + (
+            f"; {n_superseded} rows computed by an older version of the code are kept there, "
+            "marked `superseded`, and left out"
+            if n_superseded
+            else ""
         ),
         "",
     ]
@@ -382,8 +409,27 @@ def run_experiment(
             last = rec["error"].strip().splitlines()[-1]
             header.append(f"- `{json.dumps(rec['cell'], sort_keys=True)}`: {last}")
         header.append("")
-    (out / f"{name}.md").write_text("\n".join(header) + "\n" + body.rstrip() + "\n")
+    report = out / f"{name}.md"
+    committed = _report_cells(report)
+    if committed > len(table):
+        # never replace a report with one that holds fewer results: write beside it
+        report = out / f"{name}.partial.md"
+        header.insert(
+            2,
+            f"- Partial: `{name}.md` reports {committed} cells, this invocation {len(table)}; so "
+            f"this report is written beside it as `{report.name}` and `{name}.md` is unchanged.",
+        )
+        say(f"{name}.md holds {committed} cells, this run {len(table)}: wrote {report.name}")
+    report.write_text("\n".join(header) + "\n" + body.rstrip() + "\n")
     return table
+
+
+def _report_cells(path: Path) -> int:
+    """How many cells an existing report says it holds (0 if there is none)."""
+    if not path.exists():
+        return 0
+    match = re.search(r"^- Cells: (\d+) finished", path.read_text(), flags=re.MULTILINE)
+    return int(match.group(1)) if match else 0
 
 
 def _cpu_count() -> int:
