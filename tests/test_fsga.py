@@ -108,14 +108,14 @@ def test_child_length_counts_the_dominant_parents_nonzero_weights():
     assert children.sum(axis=1).max() <= len(GOOD) < n0
 
 
-def test_default_output_is_the_best_final_candidate():
-    res = FSGA(n_generations=2).run(ToyObjective(), random_state=0)
+def test_best_output_is_the_best_final_candidate():
+    res = FSGA(n_generations=2, final="best").run(ToyObjective(), random_state=0)
     np.testing.assert_array_equal(res.support, res.best_mask)
 
 
 def test_vote_output_thresholds_rare_features():
     obj = ToyObjective()
-    res = FSGA(n_generations=5, final="vote", vote_threshold=0.5).run(obj, random_state=0)
+    res = FSGA(n_generations=5, vote_threshold=0.5).run(obj, random_state=0)
     freq = res.population.mean(axis=0)
     np.testing.assert_array_equal(res.support, (freq >= 0.5) & ~res.removed)
 

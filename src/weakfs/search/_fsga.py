@@ -101,12 +101,13 @@ class FSGA(GeneticSearch):
         them on, and each generation the elite are topped up to ``initial_size`` features with
         random non-removed ones.  ``True``: they are also struck from the elite (refilled with
         random features to their former size) and from every child.
-    final : {"best", "vote"}, default="best"
-        ``"best"``: the best candidate of the final population (the authors' code; its sizes
-        match the feature counts the paper reports); ``"vote"``: features chosen by at least
-        ``vote_threshold`` of the final population (the paper's text, which gives no threshold).
+    final : {"vote", "best"}, default="vote"
+        ``"vote"``: features chosen by at least ``vote_threshold`` of the final population (the
+        paper's rule: its text describes it, and its reported feature counts exceed what one
+        candidate can hold); ``"best"``: the best candidate of the final population (the
+        authors' published code).
     vote_threshold : float, default=0.1
-        Only for ``final="vote"``.
+        Only for ``final="vote"``: the paper gives no threshold; 0.1 is our reading.
     %(verbose)s
 
     Examples
@@ -132,7 +133,7 @@ class FSGA(GeneticSearch):
     relevance_threshold: float = 1e-4
     weight_threshold: float | None = None
     strip_removed: bool = False
-    final: str = "best"
+    final: str = "vote"
     vote_threshold: float = 0.1
 
     def _check(self, d: int):

@@ -212,9 +212,9 @@ class SEWILSelector(SupportSelector):
     %(forest)s
     n_generations, population_size, n_parents : int, default=20, 40, 8
         Genetic-algorithm sizes ((ref) constants).
-    final : {"best", "vote"}, default="best"
-        FSGA output: the best candidate of the final population (the authors' code, whose sizes
-        match the paper's feature counts) or a vote over the final population (the paper's text).
+    final : {"vote", "best"}, default="vote"
+        FSGA output: a vote over the final population (the paper's rule) or its best candidate
+        (the authors' published code).
     vote_threshold : float, default=0.1
         Only for ``final="vote"``: features present in at least this fraction of the final
         population are kept.
@@ -300,7 +300,7 @@ class SEWILSelector(SupportSelector):
         n_generations: int = 20,
         population_size: int = 40,
         n_parents: int = 8,
-        final: str = "best",
+        final: str = "vote",
         vote_threshold: float = 0.1,
         length_mutation: bool = False,
         relevance_test: bool = True,
