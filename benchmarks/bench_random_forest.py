@@ -27,14 +27,13 @@ from threadpoolctl import threadpool_limits
 from weakfs._tree import RandomForest
 from weakfs.experiments._sewil import load_split
 
-# dataset -> columns of a candidate subset (about the subsets SEW-IL evaluates there)
-SHAPES = {"Protein": 8, "Isolet": 25, "MNIST": 28, "MNIST (x > 0)": 28, "PCMAC": 57}
+# dataset -> columns of a candidate subset (about the subsets SEW-IL evaluates there); MNIST as
+# SEW-IL uses it (pixels binarised, as the authors do) and with its grey levels
+SHAPES = {"Protein": 8, "Isolet": 25, "MNIST (x > 0)": 28, "MNIST (grey)": 28, "PCMAC": 57}
 
 
 def _data(name: str, seed: int = 0):
-    X, _, y, X_test, y_test = load_split(name.split(" ")[0], seed)
-    if name.endswith("(x > 0)"):  # SEW-IL's authors binarise the pixels
-        X, X_test = (X > 0).astype(np.float32), (X_test > 0).astype(np.float32)
+    X, _, y, X_test, y_test = load_split(name.split(" ")[0], seed, binarise="grey" not in name)
     cols = np.random.RandomState(0).choice(X.shape[1], SHAPES[name], replace=False)
     return X[:, cols], y, X_test[:, cols], y_test
 
@@ -71,7 +70,7 @@ def bench_speed(repeats: int) -> None:
             f"| {name} | {X.shape[0]} × {X.shape[1]} | {t_ours:.3f} s | {t_peer:.3f} s | "
             f"{t_peer / t_ours:.1f}× |"
         )
-    for name in ("MNIST", "MNIST (x > 0)"):
+    for name in ("MNIST (x > 0)", "MNIST (grey)"):
         X, y, _, _ = _data(name)
         with threadpool_limits(1):
             one, two = _fit_times(

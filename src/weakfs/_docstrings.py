@@ -47,6 +47,13 @@ forest : {"weakfs", "sklearn"}, default="weakfs"
     ``RandomForestClassifier``, grown by compiled kernels on columns binned once; several times
     faster) or scikit-learn's, for comparison.  They agree within the noise of the seeds, not
     tree by tree.""",
+    "plot_path": """\
+path : str or Path, optional
+    Save the figure there (png) and close it.""",
+    "returns_figure": """\
+Returns
+-------
+fig : matplotlib.figure.Figure""",
     "ga_population": """\
 n_generations : int, default=20
     Generations after the initial population.

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weakfs._tree._shared import leaf_of, new_state, randint
+from weakfs._tree._shared import leaf_of, new_stack, new_state, push_node, randint, swap
 
 # impurities at or below this count as pure (scikit-learn's EPSILON is the float64 epsilon)
 _PURE = 1e-12
@@ -42,6 +42,25 @@ def _gini_terms(sums, n_classes):
         total += sums[c]
         sq += sums[c] * sums[c]
     return total, sq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _move_left(h, c, tot, lsum, sql, sqr, wl):
+    """Move weight ``h`` of class ``c`` from the right side of a sweep to the left: updates
+    ``lsum`` and returns the new ``(sum_c L_c^2, sum_c R_c^2, W_L)`` (O(1), no class loop)."""
+    lc = lsum[c]
+    rc = tot[c] - lc
+    lsum[c] = lc + h
+    return sql + h * (2.0 * lc + h), sqr + h * (h - 2.0 * rc), wl + h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_best(score, f, code, next_code, best_score, best_f, best_code, best_next):
+    """The better of a candidate split (``score``, feature, last code left, first code right)
+    and the best so far (ties keep the earlier one, as scikit-learn)."""
+    if score > best_score:
+        return score, f, code, next_code
+    return best_score, best_f, best_code, best_next
 
 
 @njit(cache=True, nogil=True)
@@ -233,29 +252,16 @@ def build_gini_tree(
     features = np.arange(k).astype(np.int32)
     constant_features = np.arange(k).astype(np.int32)
 
-    st_cap = 64
-    st_start = np.empty(st_cap, dtype=np.int64)
-    st_end = np.empty(st_cap, dtype=np.int64)
-    st_parent = np.empty(st_cap, dtype=np.int64)
-    st_isleft = np.empty(st_cap, dtype=np.int8)
-    st_nconst = np.empty(st_cap, dtype=np.int64)
-    st_sums = np.zeros((st_cap, n_classes), dtype=np.float64)
+    stack = push_node(new_stack(5), 0, 0, n, -1, 0, 0)
+    st_sums = np.zeros((64, n_classes), dtype=np.float64)  # class sums of the pending nodes
     for q in range(n):
         st_sums[0, cls[q]] += w[q]
-    st_start[0] = 0
-    st_end[0] = n
-    st_parent[0] = -1
-    st_isleft[0] = 0
-    st_nconst[0] = 0
     sp = 1
     node_count = 0
 
     while sp > 0:
         sp -= 1
-        start = st_start[sp]
-        end = st_end[sp]
-        parent = st_parent[sp]
-        n_known = st_nconst[sp]
+        start, end, parent, is_left, n_known = stack[sp]
         node = node_count
         node_count += 1
         if node_count > cap:
@@ -267,7 +273,7 @@ def build_gini_tree(
             right = _grown(right, cap, -1)
             value = _grown_rows(value, cap)
         if parent >= 0:
-            if st_isleft[sp]:
+            if is_left:
                 left[parent] = node
             else:
                 right[parent] = node
@@ -361,21 +367,15 @@ def build_gini_tree(
                     bin_rows[bcode] = 0
                     base = bcode * n_classes
                     if prev >= 0:
-                        score = sql / wl + sqr / (W - wl)
-                        if score > best_score:
-                            best_score = score
-                            best_f = f
-                            best_code = prev
-                            best_next = bcode
+                        best_score, best_f, best_code, best_next = _keep_best(
+                            sql / wl + sqr / (W - wl), f, prev, bcode, best_score, best_f,
+                            best_code, best_next,
+                        )  # fmt: skip
                     for c in range(n_classes):
                         h = hist[base + c]
                         if h != 0.0:
                             hist[base + c] = 0.0
-                            rc = tot[c] - lsum[c]
-                            sql += h * (2.0 * lsum[c] + h)
-                            sqr += h * (h - 2.0 * rc)
-                            lsum[c] += h
-                            wl += h
+                            sql, sqr, wl = _move_left(h, c, tot, lsum, sql, sqr, wl)
                     prev = bcode
             else:
                 # the node's (code, position) pairs packed in one int64, sorted by a counting
@@ -412,28 +412,18 @@ def build_gini_tree(
                         cq = pairs[q] >> 32
                         o = start + (pairs[q] & 0xFFFFFFFF)
                         if q > 0 and cq != prev:
-                            score = sql / wl + sqr / (W - wl)
-                            if score > best_score:
-                                best_score = score
-                                best_f = f
-                                best_code = prev
-                                best_next = cq
-                        c = cls[o]
-                        h = w[o]
-                        rc = tot[c] - lsum[c]
-                        sql += h * (2.0 * lsum[c] + h)
-                        sqr += h * (h - 2.0 * rc)
-                        lsum[c] += h
-                        wl += h
+                            best_score, best_f, best_code, best_next = _keep_best(
+                                sql / wl + sqr / (W - wl), f, prev, cq, best_score, best_f,
+                                best_code, best_next,
+                            )  # fmt: skip
+                        sql, sqr, wl = _move_left(w[o], cls[o], tot, lsum, sql, sqr, wl)
                         prev = cq
             if constant:  # constant in this node: move it to the constant block
-                features[j] = features[n_known + n_found]
-                features[n_known + n_found] = f
+                swap(features, j, n_known + n_found)
                 n_found += 1
                 continue
             f_i -= 1
-            features[j] = features[f_i]
-            features[f_i] = f
+            swap(features, j, f_i)
 
         # the draws above shuffled the known constants; put them back in their saved order
         # and save the newly found ones behind them (scikit-learn's invariant)
@@ -470,26 +460,13 @@ def build_gini_tree(
         importance[best_f] += sql / wl + sqr / wr - parent_score
 
         nconst_child = n_known + n_found
-        if sp + 2 > st_cap:
-            st_cap *= 2
-            st_start = _grown(st_start, st_cap, 0)
-            st_end = _grown(st_end, st_cap, 0)
-            st_parent = _grown(st_parent, st_cap, 0)
-            st_isleft = _grown(st_isleft, st_cap, 0)
-            st_nconst = _grown(st_nconst, st_cap, 0)
-            st_sums = _grown_rows(st_sums, st_cap)
-        st_start[sp] = mid  # right first, so that the left child is grown first
-        st_end[sp] = end
-        st_parent[sp] = node
-        st_isleft[sp] = 0
-        st_nconst[sp] = nconst_child
+        if sp + 2 > st_sums.shape[0]:
+            st_sums = _grown_rows(st_sums, 2 * st_sums.shape[0])
+        # right first, so that the left child is grown first
+        stack = push_node(stack, sp, mid, end, node, 0, nconst_child)
         st_sums[sp, :] = rsum
         sp += 1
-        st_start[sp] = start
-        st_end[sp] = mid
-        st_parent[sp] = node
-        st_isleft[sp] = 1
-        st_nconst[sp] = nconst_child
+        stack = push_node(stack, sp, start, mid, node, 1, nconst_child)
         st_sums[sp, :] = lsum
         sp += 1
 

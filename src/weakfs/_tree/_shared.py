@@ -43,6 +43,12 @@ def new_state(seed):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def swap(a, i, j):
+    """Exchange ``a[i]`` and ``a[j]`` (the feature draws keep their blocks in place this way)."""
+    a[i], a[j] = a[j], a[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def partition(col, threshold, rows, payload, start, end):
     """Reorder ``rows[start:end]`` (and ``payload`` with them) so that the rows with
     ``col[row] <= threshold`` come first; returns the first index of the right part."""
@@ -71,3 +77,25 @@ def leaf_of(X, i, node, feature, threshold, left, right):
         else:
             node = right[node]
     return node
+
+
+@njit(cache=True, nogil=True)
+def new_stack(width):
+    """The depth-first work stack of a tree: one int64 row per pending node, ``(start, end,
+    parent, is_left, n_constant)`` then ``width - 5`` fields of the kernel's own."""
+    return np.empty((64, width), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def push_node(stack, sp, start, end, parent, is_left, n_constant):
+    """Write a pending node at row ``sp`` (doubling the stack when full); returns the stack."""
+    if sp == stack.shape[0]:
+        bigger = np.empty((2 * sp, stack.shape[1]), dtype=np.int64)
+        bigger[:sp] = stack
+        stack = bigger
+    stack[sp, 0] = start
+    stack[sp, 1] = end
+    stack[sp, 2] = parent
+    stack[sp, 3] = is_left
+    stack[sp, 4] = n_constant
+    return stack

@@ -66,11 +66,5 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     )
 
 
-EXPERIMENT = Experiment(
-    name="demo",
-    title="Demo: mutual-information selection on PU labels (runner smoke test)",
-    make_cells=make_cells,
-    run_cell=run_cell,
-    write_report=write_report,
-    default_runs=3,
-)
+TITLE = "Demo: mutual-information selection on PU labels (runner smoke test)"
+EXPERIMENT = Experiment("demo", TITLE, make_cells, run_cell, write_report, default_runs=3)

@@ -368,29 +368,16 @@ def write_report_f1(table: pd.DataFrame, ctx: ReportContext) -> str:
     )
 
 
+TITLES = {
+    "fscpu-figure1": "FSCPU Figure 1: theta over the iterations on the artificial data",
+    "fscpu-table1": "FSCPU Table 1: feature-selection recall on the artificial PU data",
+    "fscpu-table3": "FSCPU Table 3: LightGBM AUC after PU feature selection on open data",
+}
 EXPERIMENTS = {
-    "fscpu-figure1": Experiment(
-        name="fscpu-figure1",
-        title="FSCPU Figure 1: theta over the iterations on the artificial data",
-        make_cells=make_cells_f1,
-        run_cell=run_cell_f1,
-        write_report=write_report_f1,
-        default_runs=1,
-    ),
-    "fscpu-table1": Experiment(
-        name="fscpu-table1",
-        title="FSCPU Table 1: feature-selection recall on the artificial PU data",
-        make_cells=make_cells_t1,
-        run_cell=run_cell_t1,
-        write_report=write_report_t1,
-        default_runs=5,
-    ),
-    "fscpu-table3": Experiment(
-        name="fscpu-table3",
-        title="FSCPU Table 3: LightGBM AUC after PU feature selection on open data",
-        make_cells=make_cells_t3,
-        run_cell=run_cell_t3,
-        write_report=write_report_t3,
-        default_runs=3,
-    ),
+    name: Experiment(name, TITLES[name], *functions, default_runs=runs)
+    for name, functions, runs in [
+        ("fscpu-figure1", (make_cells_f1, run_cell_f1, write_report_f1), 1),
+        ("fscpu-table1", (make_cells_t1, run_cell_t1, write_report_t1), 5),
+        ("fscpu-table3", (make_cells_t3, run_cell_t3, write_report_t3), 3),
+    ]
 }

@@ -475,12 +475,8 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     return "\n".join(parts)
 
 
+TITLE = "PU Extra Trees: Tables 2-5, Appendix M and Figure 2"
+DESCRIPTION = "PU ET risk estimators/losses, tree baselines, top-k features, MNIST importances"
 EXPERIMENT = Experiment(
-    name="pu_extra_trees-tables",
-    title="PU Extra Trees: Tables 2-5, Appendix M and Figure 2",
-    make_cells=make_cells,
-    run_cell=run_cell,
-    write_report=write_report,
-    default_runs=5,
-    description="PU ET risk estimators/losses, tree baselines, top-k features, MNIST importances",
+    "pu_extra_trees-tables", TITLE, make_cells, run_cell, write_report, description=DESCRIPTION
 )

@@ -32,7 +32,14 @@ import pandas as pd
 
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
 
-__all__ = ["cell_key", "execute_cell", "markdown_table", "run_experiment", "summarize"]
+__all__ = [
+    "cell_key",
+    "execute_cell",
+    "markdown_table",
+    "paper_rows",
+    "run_experiment",
+    "summarize",
+]
 
 
 #: Cell entries that change how a cell is computed but not its result (every weakfs estimator
@@ -368,9 +375,12 @@ def run_experiment(
     out.mkdir(parents=True, exist_ok=True)
     n_other_rows, n_superseded = archive.write(table, row_keys, experiment.cell_version)
 
+    report = out / f"{name}.md"
+    committed = _report_cells(report)
+    partial = committed > len(table)  # never replace a report by one with fewer cells
     ctx = ReportContext(
         out_dir=out,
-        name=name,
+        name=f"{name}.partial" if partial else name,  # figures go beside the report too
         config=config,
         command=command or "weakfs " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         failures=failures,
@@ -409,10 +419,7 @@ def run_experiment(
             last = rec["error"].strip().splitlines()[-1]
             header.append(f"- `{json.dumps(rec['cell'], sort_keys=True)}`: {last}")
         header.append("")
-    report = out / f"{name}.md"
-    committed = _report_cells(report)
-    if committed > len(table):
-        # never replace a report with one that holds fewer results: write beside it
+    if partial:
         report = out / f"{name}.partial.md"
         header.insert(
             2,
@@ -468,3 +475,12 @@ def _fmt(value) -> str:
             return "–"
         return f"{value:.4g}"
     return str(value)
+
+
+def paper_rows(text: str) -> list[list[str]]:
+    """The rows of a paper's numbers written as a ``|``-separated table, cells stripped (the
+    first row names the columns)."""
+    return [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.strip().splitlines()
+    ]

@@ -375,12 +375,8 @@ def _overall(summary: pd.DataFrame, table: pd.DataFrame) -> list[str]:
     return out
 
 
+TITLE = "UFVS (Shin et al.): selection paths, Figures 5-10"
+DESCRIPTION = "UFVS over a range of cut-offs on the NIPS 2003 / WCCI 2006 / KDD 99 datasets"
 EXPERIMENT = Experiment(
-    name="ufvs",
-    title="UFVS (Shin et al.): selection paths, Figures 5-10",
-    make_cells=make_cells,
-    run_cell=run_cell,
-    write_report=write_report,
-    default_runs=1,
-    description="UFVS over a range of cut-offs on the NIPS 2003 / WCCI 2006 / KDD 99 datasets",
+    "ufvs", TITLE, make_cells, run_cell, write_report, default_runs=1, description=DESCRIPTION
 )

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from weakfs._docstrings import fill_doc
+from weakfs.plotting._common import pyplot
+
 __all__ = ["plot_theta_history"]
 
 
+@fill_doc
 def plot_theta_history(
     theta_history, *, relevant=None, ax=None, title: str | None = None, every: int = 1
 ):
@@ -25,9 +29,7 @@ def plot_theta_history(
     every : int, default=1
         Plot every ``every``-th iteration (thinning long runs).
 
-    Returns
-    -------
-    fig : matplotlib.figure.Figure
+    %(returns_figure)s
 
     Examples
     --------
@@ -38,7 +40,7 @@ def plot_theta_history(
     >>> len(fig.axes[0].lines)
     3
     """
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     hist = getattr(theta_history, "theta_history_", theta_history)
     hist = np.asarray(hist, dtype=float)

@@ -8,9 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
+from weakfs._docstrings import fill_doc
+from weakfs.plotting._common import pyplot, save_figure
+
 __all__ = ["plot_pu_extra_trees_importance_images", "plot_pu_extra_trees_topk_curve"]
 
 
+@fill_doc
 def plot_pu_extra_trees_importance_images(
     top: Sequence[np.ndarray],
     bottom: Sequence[np.ndarray] | None = None,
@@ -28,18 +32,11 @@ def plot_pu_extra_trees_importance_images(
     shape : (int, int), default=(28, 28)
     labels : (str, str)
         Row titles.
-    path : path, optional
-        Save the figure there (png) and close it.
+    %(plot_path)s
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    %(returns_figure)s
     """
-    import matplotlib
-
-    if path is not None:
-        matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    plt = pyplot(headless=path is not None)
 
     rows = [list(top)] + ([list(bottom)] if bottom is not None else [])
     ncol = max(len(r) for r in rows)
@@ -55,12 +52,10 @@ def plot_pu_extra_trees_importance_images(
                     ax.set_title(str(j), fontsize=9)
         axes[i][0].set_ylabel(labels[i], fontsize=9)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-    return fig
+    return save_figure(fig, path)
 
 
+@fill_doc
 def plot_pu_extra_trees_topk_curve(
     ks: Sequence[int],
     acc_risk_reduction: np.ndarray,
@@ -76,18 +71,11 @@ def plot_pu_extra_trees_topk_curve(
         Numbers of features.
     acc_risk_reduction, acc_gini : arrays of shape (n_runs, len(ks))
         Accuracies when the features are ranked by risk-reduction or Gini importance.
-    path : path, optional
-        Save the figure there (png) and close it.
+    %(plot_path)s
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    %(returns_figure)s
     """
-    import matplotlib
-
-    if path is not None:
-        matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    plt = pyplot(headless=path is not None)
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for acc, label in ((acc_risk_reduction, "risk reduction"), (acc_gini, "Gini impurity")):
@@ -100,7 +88,4 @@ def plot_pu_extra_trees_topk_curve(
     ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-    return fig
+    return save_figure(fig, path)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from weakfs._docstrings import fill_doc
+from weakfs.plotting._common import pyplot
+
 __all__ = ["plot_sewil_history"]
 
 
+@fill_doc
 def plot_sewil_history(history, *, title: str | None = None, ax=None):
     """Best and mean fitness (minus the criterion) per generation, with subset sizes.
 
@@ -18,9 +22,7 @@ def plot_sewil_history(history, *, title: str | None = None, ax=None):
     ax : matplotlib Axes, optional
         Where to draw the fitness curves (a new figure otherwise); sizes go on a twin axis.
 
-    Returns
-    -------
-    fig : matplotlib.figure.Figure
+    %(returns_figure)s
 
     Examples
     --------
@@ -32,7 +34,7 @@ def plot_sewil_history(history, *, title: str | None = None, ax=None):
     >>> len(fig.axes)
     2
     """
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     if hasattr(history, "history_"):
         history = history.history_

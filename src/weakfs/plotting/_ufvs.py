@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from weakfs._docstrings import fill_doc
+from weakfs.plotting._common import pyplot
+
 __all__ = ["plot_ufvs_path"]
 
 
+@fill_doc
 def plot_ufvs_path(path: pd.DataFrame, *, title: str | None = None, x: str = "min_count"):
     """Draw the UFVS path panels against the cut-off.
 
@@ -23,9 +27,7 @@ def plot_ufvs_path(path: pd.DataFrame, *, title: str | None = None, x: str = "mi
     x : {"min_count", "threshold"}, default="min_count"
         The x-axis: the count form of the cut-off (the paper's axis) or the entropy in bits.
 
-    Returns
-    -------
-    fig : matplotlib.figure.Figure
+    %(returns_figure)s
 
     Examples
     --------
@@ -38,7 +40,7 @@ def plot_ufvs_path(path: pd.DataFrame, *, title: str | None = None, x: str = "mi
     >>> len(fig.axes)
     5
     """
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     labelled = "I_S_C" in path.columns
     has_measures = "H_S" in path.columns

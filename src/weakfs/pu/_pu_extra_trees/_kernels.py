@@ -23,7 +23,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weakfs._tree._shared import leaf_of, new_state, partition, randint, uniform
+from weakfs._tree._shared import (
+    leaf_of,
+    new_stack,
+    new_state,
+    partition,
+    push_node,
+    randint,
+    swap,
+    uniform,
+)
 
 RISK_UPU = 0
 RISK_NNPU = 1
@@ -164,42 +173,20 @@ def build_tree(
     # best-splitter buffers
     sort_w = np.empty(n if best_splitter else 1, dtype=np.int64)
 
-    # explicit DFS stack
-    scap = n + 2
-    st_start = np.empty(scap, dtype=np.int64)
-    st_end = np.empty(scap, dtype=np.int64)
-    st_depth = np.empty(scap, dtype=np.int64)
-    st_parent = np.empty(scap, dtype=np.int64)
-    st_isleft = np.empty(scap, dtype=np.int8)
-    st_nconst = np.empty(scap, dtype=np.int64)
-    st_cp = np.empty(scap, dtype=np.int64)
-    st_cu = np.empty(scap, dtype=np.int64)
+    # depth-first stack; own fields: depth, P count, U count
+    stack = new_stack(8)
 
     tot = np.int64(0)
     for k in range(n):
         tot += packed[k]
-    sp = 0
-    st_start[0] = 0
-    st_end[0] = n
-    st_depth[0] = 0
-    st_parent[0] = -1
-    st_isleft[0] = 0
-    st_nconst[0] = 0
-    st_cp[0] = tot & LOW_MASK
-    st_cu[0] = tot >> SHIFT
+    stack = push_node(stack, 0, 0, n, -1, 0, 0)
+    stack[0, 5:8] = (0, tot & LOW_MASK, tot >> SHIFT)
     sp = 1
     node_count = 0
 
     while sp > 0:
         sp -= 1
-        start = st_start[sp]
-        end = st_end[sp]
-        depth = st_depth[sp]
-        parent = st_parent[sp]
-        is_left = st_isleft[sp]
-        n_known = st_nconst[sp]
-        cp = st_cp[sp]
-        cu = st_cu[sp]
+        start, end, parent, is_left, n_known, depth, cp, cu = stack[sp]
 
         node = node_count
         node_count += 1
@@ -244,15 +231,12 @@ def build_tree(
                 Xf[k] = x
                 a = min(a, x)
                 e = max(e, x)
-            if e <= a:
-                # constant in this node: move to the constant block
-                features[j] = features[n_known + n_found]
-                features[n_known + n_found] = f
+            if e <= a:  # constant in this node: move it to the constant block
+                swap(features, j, n_known + n_found)
                 n_found += 1
                 continue
             f_i -= 1
-            features[j] = features[f_i]
-            features[f_i] = f
+            swap(features, j, f_i)
             n_visited += 1
 
             if best_splitter:
@@ -309,24 +293,11 @@ def build_tree(
         lcp = best_l & LOW_MASK
         lcu = best_l >> SHIFT
         # push right first so that the left child is grown first
-        st_start[sp] = mid
-        st_end[sp] = end
-        st_depth[sp] = depth + 1
-        st_parent[sp] = node
-        st_isleft[sp] = 0
-        st_nconst[sp] = nconst_child
-        st_cp[sp] = cp - lcp
-        st_cu[sp] = cu - lcu
-        sp += 1
-        st_start[sp] = start
-        st_end[sp] = mid
-        st_depth[sp] = depth + 1
-        st_parent[sp] = node
-        st_isleft[sp] = 1
-        st_nconst[sp] = nconst_child
-        st_cp[sp] = lcp
-        st_cu[sp] = lcu
-        sp += 1
+        children = ((0, mid, end, cp - lcp, cu - lcu), (1, start, mid, lcp, lcu))
+        for is_left_child, lo, hi, ccp, ccu in children:
+            stack = push_node(stack, sp, lo, hi, node, is_left_child, nconst_child)
+            stack[sp, 5:8] = (depth + 1, ccp, ccu)
+            sp += 1
 
     m = node_count
     return (
