@@ -126,8 +126,11 @@ def _sparse_blobs(seed=0, n=500, d=6):
 def test_gmm_sparse_path_equals_dense_path(cov, sparse_data):
     X = _sparse_blobs(4) if sparse_data else _blobs(4, n=300)
     labels = kmeans(X, 3, random_state=0)[0]
+    # float64 throughout: the two kernels agree to rounding (mixed precision: see below)
     fits = [
-        fit_gaussian_mixture(X, 3, covariance_type=cov, resp_init=labels, algorithm=alg)
+        fit_gaussian_mixture(
+            X, 3, covariance_type=cov, resp_init=labels, algorithm=alg, precision="float64"
+        )
         for alg in ("dense", "sparse", "auto")
     ]
     dense = fits[0]

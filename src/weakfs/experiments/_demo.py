@@ -18,7 +18,7 @@ from sklearn.preprocessing import StandardScaler
 
 from weakfs.datasets import load, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, summarize
+from weakfs.experiments._runner import cell_grid, markdown_table, summarize
 
 POSITIVE = {"ionosphere": "g", "spambase": 1}
 METHODS = ["mutual_info", "random"]
@@ -28,12 +28,7 @@ def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", list(POSITIVE))
     methods = config.keep("methods", METHODS)
     k = int(config.options.get("k", 5))
-    return [
-        {"dataset": d, "method": m, "seed": s, "k": k}
-        for d in datasets
-        for m in methods
-        for s in range(config.n_runs(3))
-    ]
+    return cell_grid(config, 3, ("dataset", datasets), methods, k=k)
 
 
 def run_cell(cell: dict) -> dict:

@@ -24,7 +24,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from weakfs.datasets import FSCPU_CONDITIONS, load, make_fscpu_synthetic, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, summarize
+from weakfs.experiments._runner import cell_grid, markdown_table, summarize
 from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, MRMRSelector, SemiJMISelector
 from weakfs.search import CompactGA
@@ -149,12 +149,7 @@ def make_cells_t1(config: RunConfig) -> list[dict]:
     conditions = config.keep("datasets", names)
     methods = config.keep("methods", METHODS_T1)
     opts = _options(config)
-    return [
-        {"condition": c, "method": m, "seed": r, **opts}
-        for c in conditions
-        for m in methods
-        for r in range(config.n_runs(5))
-    ]
+    return cell_grid(config, 5, ("condition", conditions), methods, **opts)
 
 
 def run_cell_t1(cell: dict) -> dict:
@@ -231,12 +226,7 @@ def make_cells_t3(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", DATASETS_T3)
     methods = config.keep("methods", METHODS_T3)
     opts = _options(config)
-    return [
-        {"dataset": d, "method": m, "seed": r, **opts}
-        for d in datasets
-        for m in methods
-        for r in range(config.n_runs(3))
-    ]
+    return cell_grid(config, 3, ("dataset", datasets), methods, **opts)
 
 
 def run_cell_t3(cell: dict) -> dict:

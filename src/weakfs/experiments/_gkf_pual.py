@@ -23,7 +23,7 @@ from sklearn.metrics import f1_score
 
 from weakfs.datasets import load
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, paper_rows
+from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows
 
 # --------------------------------------------------------------------------------------------
 # the paper's Table 1 tasks, as far as the staged data allows
@@ -364,13 +364,8 @@ PAPER_REMOVED = {
 }
 
 
-def _ms(values: pd.Series) -> str:
-    v = values.dropna()
-    if v.empty:
-        return "–"
-    if v.size == 1:
-        return f"{v.mean():.1f}"
-    return f"{v.mean():.1f} ± {v.std(ddof=1):.1f}"
+def _ms(values) -> str:
+    return mean_sd(values, digits=1)
 
 
 def _reductions(runs: int, grid: str, rounds: int | None) -> str:

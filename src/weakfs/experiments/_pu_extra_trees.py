@@ -21,7 +21,7 @@ from sklearn.preprocessing import OrdinalEncoder
 
 from weakfs.datasets import load, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table
+from weakfs.experiments._runner import markdown_table, mean_sd
 from weakfs.pu import PUExtraTreesClassifier
 
 DATASETS = ["mushrooms", "mnist", "unsw_nb15", "kddcup99", "pendigits"]
@@ -293,13 +293,8 @@ def _run_figure2(cell):
 
 
 # ---------------------------------------------------------------------------------------- report
-def _mean_sd(values) -> str:
-    v = np.asarray(values, dtype=float)
-    if v.size == 0:
-        return "–"
-    if v.size == 1:
-        return f"{v[0]:.2f}"
-    return f"{v.mean():.2f} ({v.std(ddof=1):.2f})"
+def _ms(values) -> str:
+    return mean_sd(values, digits=2, style="()")
 
 
 def _table(table: pd.DataFrame, methods, metric: str, col: int) -> str:
@@ -316,7 +311,7 @@ def _table(table: pd.DataFrame, methods, metric: str, col: int) -> str:
         }
         for m in methods:
             sub = t[(t["dataset"] == d) & (t["method"] == m)]
-            row[f"{m} ours"] = _mean_sd(sub[metric]) if len(sub) else "–"
+            row[f"{m} ours"] = _ms(sub[metric]) if len(sub) else "–"
             paper = PAPER.get((d, m))
             row[f"{m} paper"] = paper[col] if paper else "n/a"
         rows.append(row)
@@ -425,7 +420,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         plot_pu_extra_trees_topk_curve(ks, rr, gi, path=path)
         area = float(np.trapezoid(rr.mean(0) - gi.mean(0), ks)) / 100.0
         rows = [
-            {"k": k, "risk reduction": _mean_sd(rr[:, i]), "Gini": _mean_sd(gi[:, i])}
+            {"k": k, "risk reduction": _ms(rr[:, i]), "Gini": _ms(gi[:, i])}
             for i, k in enumerate(ks)
         ]
         parts += [

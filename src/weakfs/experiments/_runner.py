@@ -33,9 +33,11 @@ import pandas as pd
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
 
 __all__ = [
+    "cell_grid",
     "cell_key",
     "execute_cell",
     "markdown_table",
+    "mean_sd",
     "paper_rows",
     "run_experiment",
     "summarize",
@@ -483,4 +485,29 @@ def paper_rows(text: str) -> list[list[str]]:
     return [
         [cell.strip() for cell in line.strip().strip("|").split("|")]
         for line in text.strip().splitlines()
+    ]
+
+
+def mean_sd(values, *, digits: int = 3, style: str = "±") -> str:
+    """``"mean ± sd"`` of the finite values (sd with ddof=1; ``style="()"`` gives
+    ``"mean (sd)"``); one value alone, ``"–"`` for none."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "–"
+    if v.size == 1:
+        return f"{v[0]:.{digits}f}"
+    mean, sd = f"{v.mean():.{digits}f}", f"{v.std(ddof=1):.{digits}f}"
+    return f"{mean} ({sd})" if style == "()" else f"{mean} ± {sd}"
+
+
+def cell_grid(config: RunConfig, n_runs: int, first: tuple[str, list], methods: list, **fixed):
+    """The cells ``{first: value, "method": m, "seed": r, **fixed}`` for every value of the
+    first axis (e.g. ``("dataset", [...])``), every method and ``config.n_runs(n_runs)`` seeds."""
+    name, values = first
+    return [
+        {name: value, "method": m, "seed": r, **fixed}
+        for value in values
+        for m in methods
+        for r in range(config.n_runs(n_runs))
     ]

@@ -31,7 +31,7 @@ from sklearn.model_selection import train_test_split
 
 from weakfs.datasets import load
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, paper_rows
+from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows
 
 # dataset -> (weakfs name, l, u, n_t); Fashion: only 1,000 rows are staged (see the report)
 SPLITS = {
@@ -333,12 +333,7 @@ def run_cell(cell: dict) -> dict:
 
 
 def _ms(values) -> str:
-    v = np.asarray(values, dtype=float)
-    if v.size == 0:
-        return "–"
-    if v.size == 1:
-        return f"{v[0]:.3f}"
-    return f"{v.mean():.3f} ± {v.std(ddof=1):.3f}"
+    return mean_sd(values, digits=3)
 
 
 def _marks(groups: dict[str, np.ndarray]) -> dict[str, str]:

@@ -222,6 +222,11 @@ class _ScoreSelector(RankingSelector):
     """Shared fit: validate, check labels, score, keep the top ``k`` (``_larger_is_better``)."""
 
     _larger_is_better = True
+    # every SEW-IL baseline has these two; subclasses add their own
+    _parameter_constraints: ClassVar[dict] = {
+        "n_features_to_select": _K_CONSTRAINT,
+        "allow_fully_labeled": ["boolean"],
+    }
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -273,11 +278,10 @@ class SemiFisherSelector(_ScoreSelector):
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        "n_features_to_select": _K_CONSTRAINT,
+        **_ScoreSelector._parameter_constraints,
         "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
         "lam": [Interval(numbers.Real, 0, None, closed="left")],
         "delta": [Interval(numbers.Real, 0, None, closed="left")],
-        "allow_fully_labeled": ["boolean"],
     }
 
     def __init__(
@@ -331,10 +335,9 @@ class SSLSSelector(_ScoreSelector):
 
     _larger_is_better = False
     _parameter_constraints: ClassVar[dict] = {
-        "n_features_to_select": _K_CONSTRAINT,
+        **_ScoreSelector._parameter_constraints,
         "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
         "sigma": [None, Interval(numbers.Real, 0, None, closed="neither")],
-        "allow_fully_labeled": ["boolean"],
     }
 
     def __init__(
@@ -387,11 +390,10 @@ class RLSRSelector(_ScoreSelector):
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        "n_features_to_select": _K_CONSTRAINT,
+        **_ScoreSelector._parameter_constraints,
         "gamma": [Interval(numbers.Real, 0, None, closed="neither")],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_inner": [Interval(numbers.Integral, 1, None, closed="left")],
-        "allow_fully_labeled": ["boolean"],
     }
 
     def __init__(

@@ -44,9 +44,9 @@ from sklearn.utils import check_random_state
 
 from weakfs.pu._fscpu._gmm_kernels import (
     csr_rows,
+    dense_em_block,
     em_pass_terms,
     estep_from_sq,
-    estep_full,
     gaussian_terms,
     gaussian_terms_diag,
     lloyd_csr,
@@ -54,7 +54,6 @@ from weakfs.pu._fscpu._gmm_kernels import (
     row_terms,
     row_terms_diag,
     sq_distances_csr,
-    weighted_rows,
 )
 
 __all__ = ["MixtureFit", "fit_gaussian_mixture", "kmeans"]
@@ -141,23 +140,13 @@ def _kmeans(X, csr, n_clusters, max_iter, tol, rng):
     return labels.astype(np.intp), centers, float(inertia)
 
 
-def _m_step(X, resp, reg_covar, covariance_type, work=None):
-    n, d = X.shape
-    K = resp.shape[1]
+def _m_step_diag(X, resp, reg_covar):
+    n = X.shape[0]
     nk = resp.sum(0) + _EPS10
     means = (resp.T @ X) / nk[:, None]
-    if covariance_type == "full":
-        # all K second moments in one product: [r_1 X, ..., r_K X]^T X, then centre
-        weighted = np.empty((n, K * d)) if work is None else work
-        weighted_rows(X, resp, weighted)
-        cov = (weighted.T @ X).reshape(K, d, d) / nk[:, None, None]
-        cov -= means[:, :, None] * means[:, None, :]
-        cov = 0.5 * (cov + cov.transpose(0, 2, 1))
-        cov[:, np.arange(d), np.arange(d)] += reg_covar
-    else:  # diag
-        avg_x2 = (resp.T @ (X * X)) / nk[:, None]
-        cov = avg_x2 - means * means + reg_covar
-        np.maximum(cov, reg_covar, out=cov)
+    avg_x2 = (resp.T @ (X * X)) / nk[:, None]
+    cov = avg_x2 - means * means + reg_covar
+    np.maximum(cov, reg_covar, out=cov)
     return nk / n, means, cov
 
 
@@ -177,20 +166,153 @@ def _precision_cholesky(cov, covariance_type):
     return prec, 0.5 * np.log(prec).sum(1)
 
 
-def _e_step(X, weights, means, prec, log_det, covariance_type, resp_out=None):
+def _e_step_diag(X, weights, means, prec, log_det, resp_out):
     """Responsibilities (written into ``resp_out``) and per-row log-likelihoods."""
-    n, d = X.shape
-    K = means.shape[0]
-    resp = np.empty((n, K)) if resp_out is None else resp_out
-    log_norm = np.empty(n)
-    if covariance_type == "full":
-        stacked = np.ascontiguousarray(prec.transpose(1, 0, 2).reshape(d, K * d))
-        shift = np.einsum("kd,kde->ke", means, prec).reshape(K * d)
-        estep_full(X @ stacked, shift, log_det, np.log(weights), d, resp, log_norm)
-    else:
-        sq = (X * X) @ prec.T - 2.0 * (X @ (means * prec).T) + (means * means * prec).sum(1)
-        estep_from_sq(sq, log_det, np.log(weights), d, resp, log_norm)
-    return log_norm, resp
+    log_norm = np.empty(X.shape[0])
+    sq = (X * X) @ prec.T - 2.0 * (X @ (means * prec).T) + (means * means * prec).sum(1)
+    estep_from_sq(sq, log_det, np.log(weights), X.shape[1], resp_out, log_norm)
+    return log_norm, resp_out
+
+
+def _run_dense_diag(X, resp, reg_covar, tol, max_iter):
+    """Diagonal-covariance EM on dense rows (the pieces returned as :meth:`_SparseEM.run`)."""
+    weights, means, cov = _m_step_diag(X, resp, reg_covar)
+    resp = np.empty_like(resp)
+    lower = -np.inf
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
+        prec, log_det = _precision_cholesky(cov, "diag")
+        log_norm, resp = _e_step_diag(X, weights, means, prec, log_det, resp)
+        new_lower = float(log_norm.mean())
+        weights, means, cov = _m_step_diag(X, resp, reg_covar)
+        change = new_lower - lower
+        lower = new_lower
+        if abs(change) < tol:
+            converged = True
+            break
+    prec, log_det = _precision_cholesky(cov, "diag")
+    log_norm, resp = _e_step_diag(X, weights, means, prec, log_det, resp)
+    return resp, float(log_norm.mean()), n_iter, converged, weights, means, cov
+
+
+#: Rows per block of the dense EM pass: the float32 blocks ``Y`` and ``W`` (rows x K d) stay in
+#: a core's L2 cache between the two matrix products and the numba pass over them.
+_BLOCK_VALUES = 1 << 17
+
+
+class _DenseEM:
+    """Full-covariance EM on dense rows: per block of rows, two matrix products and one numba pass.
+
+    E-step: ``Y = X_b @ [P_1 ... P_K]`` (the stacked Cholesky factors of the precisions, one
+    product for all ``K`` components), then :func:`dense_em_block` finishes the log-densities
+    and responsibilities and writes ``W = [r_1 (X_b - c_1), ..., r_K (X_b - c_K)]``; M-step: one
+    product ``W^T X_b`` accumulates all ``K`` second moments about the current means ``c_k``
+    (float64 across blocks).  With ``precision="mixed"`` the two products run in float32 (the
+    cost of a fit) and everything else in float64: the Cholesky factorisations, the
+    log-likelihood sums, the first moments, the accumulation across blocks.  Centring the second
+    moments on ``c_k`` keeps them free of the cancellation of ``E[xx'] - mu mu'`` (a tight
+    component far from the origin), which float32 could not afford.
+    """
+
+    def __init__(self, X: np.ndarray, n_components: int, reg_covar: float, precision: str):
+        self.n, self.d = X.shape
+        self.K = n_components
+        self.reg_covar = reg_covar
+        dtype = np.float32 if precision == "mixed" else np.float64
+        self.X = X
+        self.Xp = X.astype(dtype) if dtype is np.float32 else X
+        Kd = self.K * self.d
+        self.block = max(64, min(self.n, _BLOCK_VALUES // Kd))
+        self.Y = np.empty((self.block, Kd), dtype=dtype)
+        self.W = np.empty((self.block, Kd), dtype=dtype)
+        self.acc_block = np.empty((Kd, self.d), dtype=dtype)
+        self.stack = np.empty((self.d, Kd), dtype=dtype)
+        self.acc = np.empty((Kd, self.d))
+        self.nk = np.empty(self.K)
+        self.s1 = np.empty((self.K, self.d))
+        self.shift = np.empty(Kd)
+        self.const = np.empty(self.K)
+        self.centers = np.zeros((self.K, self.d))
+
+    def set_parameters(self, weights, means, cov) -> None:
+        """Precision factors, shifts and constants of the E-step; the means become the centers."""
+        K, d = self.K, self.d
+        prec, log_det = _precision_cholesky(cov, "full")
+        self.stack[:] = prec.transpose(1, 0, 2).reshape(d, K * d)
+        self.shift[:] = np.einsum("kd,kde->ke", means, prec).reshape(K * d)
+        self.const[:] = -0.5 * d * _LOG_2PI + log_det + np.log(weights)
+        self.centers[:] = means
+
+    def run_pass(self, resp, estep: bool, stats: bool) -> float:
+        """One pass over the rows; returns the sum of the log-likelihoods (E-step)."""
+        if stats:
+            self.acc[:] = 0.0
+            self.nk[:] = 0.0
+            self.s1[:] = 0.0
+        total = 0.0
+        for start in range(0, self.n, self.block):
+            stop = min(start + self.block, self.n)
+            rows = stop - start
+            Xp = self.Xp[start:stop]
+            Y, W = self.Y[:rows], self.W[:rows]
+            if estep:
+                np.matmul(Xp, self.stack, out=Y)
+            total += dense_em_block(
+                Y,
+                self.shift,
+                self.const,
+                self.X[start:stop],
+                self.centers,
+                estep,
+                stats,
+                resp[start:stop],
+                W,
+                self.nk,
+                self.s1,
+            )
+            if stats:
+                np.matmul(W.T, Xp, out=self.acc_block)
+                self.acc += self.acc_block
+        return total
+
+    def m_step(self):
+        """Parameters from the statistics of the last pass (about the centers ``c_k``)."""
+        K, d = self.K, self.d
+        nk = self.nk + _EPS10
+        shift = self.s1 / nk[:, None]  # mean minus center
+        # sum_i r_ik (x_i - c_k)(x_i - c_k)^T = W^T X - s1_k c_k^T
+        cov = self.acc.reshape(K, d, d) - self.s1[:, :, None] * self.centers[:, None, :]
+        cov /= nk[:, None, None]
+        cov -= shift[:, :, None] * shift[:, None, :]
+        cov = 0.5 * (cov + cov.transpose(0, 2, 1))
+        cov[:, np.arange(d), np.arange(d)] += self.reg_covar
+        return nk / self.n, self.centers + shift, cov
+
+    def run(self, resp, tol, max_iter):
+        """EM from initial responsibilities; returns the fit's pieces (as :class:`_SparseEM`)."""
+        n = self.n
+        resp = np.ascontiguousarray(resp, dtype=np.float64)
+        # centers for the statistics of resp_init: their means
+        self.centers[:] = (resp.T @ self.X) / (resp.sum(0) + _EPS10)[:, None]
+        self.run_pass(resp, estep=False, stats=True)
+        weights, means, cov = self.m_step()
+        resp = np.empty((n, self.K))
+        lower = -np.inf
+        converged = False
+        n_iter = 0
+        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
+            self.set_parameters(weights, means, cov)
+            new_lower = self.run_pass(resp, estep=True, stats=True) / n
+            weights, means, cov = self.m_step()
+            change = new_lower - lower
+            lower = new_lower
+            if abs(change) < tol:
+                converged = True
+                break
+        self.set_parameters(weights, means, cov)
+        log_lik = self.run_pass(resp, estep=True, stats=False) / n
+        return resp, log_lik, n_iter, converged, weights, means, cov
 
 
 class _SparseEM:
@@ -277,6 +399,7 @@ def fit_gaussian_mixture(
     random_state=None,
     limit_blas_threads: bool = True,
     algorithm: str = "auto",
+    precision: str = "mixed",
 ) -> MixtureFit:
     """Fit a Gaussian mixture by EM (scikit-learn's algorithm and defaults, faster).
 
@@ -304,6 +427,12 @@ def fit_gaussian_mixture(
         nonzero pairs of every row (much faster on sparse data such as word frequencies);
         "auto" takes "sparse" when the nonzero pairs ``x_a x_b`` (``a <= b``; the nonzero
         entries for ``covariance_type="diag"``) are at most ``SPARSE_PAIR_FRACTION`` of all.
+    precision : {"mixed", "float64"}, default="mixed"
+        Arithmetic of the dense full-covariance EM: "mixed" runs its two large matrix products
+        per iteration (the E-step's ``X @ [P_1 ... P_K]`` and the M-step's second moments) in
+        float32, everything else in float64 (Cholesky factors, log-likelihood sums, first
+        moments, accumulation across row blocks); "float64" runs all in float64 (the reference).
+        The sparse kernel and the diagonal model always run in float64.
 
     Returns
     -------
@@ -326,6 +455,8 @@ def fit_gaussian_mixture(
         raise ValueError(f"covariance_type must be 'full' or 'diag'; got {covariance_type!r}")
     if algorithm not in ("auto", "dense", "sparse"):
         raise ValueError(f"algorithm must be 'auto', 'dense' or 'sparse'; got {algorithm!r}")
+    if precision not in ("mixed", "float64"):
+        raise ValueError(f"precision must be 'mixed' or 'float64'; got {precision!r}")
     if n_components > n:
         raise ValueError(
             f"n_components={n_components} is larger than the number of rows ({n}); "
@@ -352,6 +483,7 @@ def fit_gaussian_mixture(
                 raise ValueError(
                     f"resp_init has shape {resp.shape}; expected ({n}, {n_components})"
                 )
+        em = None
         if algorithm != "dense":
             d = X.shape[1]
             diag = covariance_type == "diag"
@@ -361,43 +493,23 @@ def fit_gaussian_mixture(
                 share = pairs / (n * d * (d + 1) / 2)
             if algorithm == "sparse" or share <= SPARSE_PAIR_FRACTION:
                 em = _SparseEM(X, csr, n_components, reg_covar, diag)
-                resp, log_lik, n_iter, converged, weights, means, cov = em.run(resp, tol, max_iter)
-                return MixtureFit(
-                    labels=np.argmax(resp, axis=1),
-                    resp=resp,
-                    log_likelihood=float(log_lik),
-                    n_iter=n_iter,
-                    converged=converged,
-                    weights=weights,
-                    means=means,
-                    covariances=cov,
-                )
-        # A translation changes neither the fit nor its likelihood; centring keeps the dense
-        # kernel's raw second moments (E[xx'] - mu mu') free of cancellation far from the origin.
-        offset = X.mean(axis=0)
-        X = X - offset
-        work = np.empty((n, n_components * X.shape[1])) if covariance_type == "full" else None
-        weights, means, cov = _m_step(X, resp, reg_covar, covariance_type, work)
-        resp = np.empty((n, n_components))
-        lower = -np.inf
-        converged = False
-        n_iter = 0
-        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
-            prec, log_det = _precision_cholesky(cov, covariance_type)
-            log_norm, resp = _e_step(X, weights, means, prec, log_det, covariance_type, resp)
-            new_lower = float(log_norm.mean())
-            weights, means, cov = _m_step(X, resp, reg_covar, covariance_type, work)
-            change = new_lower - lower
-            lower = new_lower
-            if abs(change) < tol:
-                converged = True
-                break
-        prec, log_det = _precision_cholesky(cov, covariance_type)
-        log_norm, resp = _e_step(X, weights, means, prec, log_det, covariance_type, resp)
+        offset = 0.0
+        if em is None:
+            # A translation changes neither the fit nor its likelihood; centring keeps the raw
+            # moments of the data (and their float32 copies) small.
+            offset = X.mean(axis=0)
+            X = X - offset
+            if covariance_type == "full":
+                em = _DenseEM(X, n_components, reg_covar, precision)
+        if em is None:
+            out = _run_dense_diag(X, resp, reg_covar, tol, max_iter)
+        else:
+            out = em.run(resp, tol, max_iter)
+    resp, log_lik, n_iter, converged, weights, means, cov = out
     return MixtureFit(
         labels=np.argmax(resp, axis=1),
         resp=resp,
-        log_likelihood=float(log_norm.mean()),
+        log_likelihood=float(log_lik),
         n_iter=n_iter,
         converged=converged,
         weights=weights,

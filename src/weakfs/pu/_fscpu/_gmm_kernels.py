@@ -24,30 +24,56 @@ def _softmax_row(resp_out, log_norm_out, i, mx):
 
 
 @njit(cache=True, nogil=True)
-def estep_full(Y, shift, log_det, log_weights, n_features, resp_out, log_norm_out):
-    """Finish the full-covariance E-step from ``Y = X @ [P_1 ... P_K]``.
+def dense_em_block(Y, shift, const, X, centers, estep, stats, resp, W, nk, s1):
+    """One block of rows of the dense full-covariance EM pass (E-step, then M-step statistics).
 
-    Row ``i``, component ``k``: ``sq = ||Y[i, k*d:(k+1)*d] - shift[k*d:(k+1)*d]||^2``,
-    ``log p = -(d log 2 pi + sq) / 2 + log_det[k] + log_weights[k]``; writes the responsibilities
-    into ``resp_out`` and the per-row log-likelihood (log-sum-exp) into ``log_norm_out``.
+    E-step (``estep``): row ``i``, component ``k``: ``z = Y[i, k*d:(k+1)*d] - shift[k*d:(k+1)*d]``
+    with ``Y = X_block @ [P_1 ... P_K]`` (float32 or float64) and ``shift_k = mu_k P_k``;
+    ``log p = const[k] - ||z||^2 / 2``; responsibilities (one ``exp`` per entry, skipped where it
+    underflows to exactly 0) into ``resp``.  Statistics (``stats``; from ``resp`` as given when
+    not ``estep``): ``W[i, k*d + j] = r_ik (x_ij - c_kj)`` (for one product ``W^T X`` of all ``K``
+    second moments about the centers ``c``, so that float32 loses nothing to cancellation), and in
+    float64 ``nk[k] += r_ik``, ``s1[k, j] += r_ik (x_ij - c_kj)``.  Returns the block's sum of
+    log-likelihoods (float64; 0 without ``estep``).
     """
-    n = Y.shape[0]
-    K = log_det.shape[0]
-    d = n_features
-    const = -0.5 * d * _LOG_2PI
-    for i in range(n):
-        mx = -np.inf
-        for k in range(K):
-            s = 0.0
-            base = k * d
-            for j in range(d):
-                v = Y[i, base + j] - shift[base + j]
-                s += v * v
-            lp = const - 0.5 * s + log_det[k] + log_weights[k]
-            resp_out[i, k] = lp
-            if lp > mx:
-                mx = lp
-        _softmax_row(resp_out, log_norm_out, i, mx)
+    B, d = X.shape
+    K = const.shape[0]
+    total = 0.0
+    lp = np.empty(K)
+    for i in range(B):
+        if estep:
+            mx = -np.inf
+            for k in range(K):
+                base = k * d
+                s = 0.0
+                for j in range(d):
+                    v = np.float64(Y[i, base + j]) - shift[base + j]
+                    s += v * v
+                v = const[k] - 0.5 * s
+                lp[k] = v
+                if v > mx:
+                    mx = v
+            tot = 0.0
+            for k in range(K):
+                diff = lp[k] - mx
+                # exp underflows to exactly 0 below -745.2: skip the call (same result)
+                e = math.exp(diff) if diff > -746.0 else 0.0
+                lp[k] = e
+                tot += e
+            total += mx + math.log(tot)
+            inv = 1.0 / tot
+            for k in range(K):
+                resp[i, k] = lp[k] * inv
+        if stats:
+            for k in range(K):
+                r = resp[i, k]
+                nk[k] += r
+                base = k * d
+                for j in range(d):
+                    v = r * (X[i, j] - centers[k, j])
+                    W[i, base + j] = v
+                    s1[k, j] += v
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -63,19 +89,6 @@ def estep_from_sq(sq, log_det, log_weights, n_features, resp_out, log_norm_out):
             if lp > mx:
                 mx = lp
         _softmax_row(resp_out, log_norm_out, i, mx)
-
-
-@njit(cache=True, nogil=True)
-def weighted_rows(X, resp, out):
-    """``out[i, k*d + j] = resp[i, k] * X[i, j]`` (for one matrix product of all second moments)."""
-    n, d = X.shape
-    K = resp.shape[1]
-    for i in range(n):
-        for k in range(K):
-            r = resp[i, k]
-            base = k * d
-            for j in range(d):
-                out[i, base + j] = r * X[i, j]
 
 
 @njit(cache=True, nogil=True)
