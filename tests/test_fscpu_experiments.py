@@ -78,3 +78,41 @@ def test_theta_plot():
     assert colours == {"tab:red", "tab:blue"}
     with pytest.raises(ValueError, match="relevant"):
         plot_theta_history(sel.theta_history_, relevant=np.ones(3, bool))
+
+
+@pytest.mark.parametrize(
+    ("name", "test_positives", "labeled"),
+    [("spambase", 453, 40), ("ionosphere", 31, 9), ("rt_iot2022", 384, 23)],
+)
+def test_table3_split_has_the_counts_of_the_papers_table2(name, test_positives, labeled):
+    """Stratified 75/25 split and floor(rate x training positives) labeled, as Table 2 counts."""
+    from weakfs.experiments._fscpu import table3_split
+
+    for seed in (0, 1):
+        _, s, _, y_test = table3_split(name, seed)
+        assert int(y_test.sum()) == test_positives and int(s.sum()) == labeled
+
+
+def test_rt_iot_leaves_out_the_port_identifiers():
+    from weakfs.datasets import load
+    from weakfs.experiments._fscpu import RT_IOT_IDENTIFIERS, load_table3
+
+    X, _ = load_table3("rt_iot2022")
+    numeric = load("rt_iot2022")[0].select_dtypes("number").shape[1]
+    assert X.shape[1] == numeric - len(RT_IOT_IDENTIFIERS) == numeric - 2
+
+
+def test_figure1_panels_have_two_positive_clusters_as_the_paper():
+    from weakfs.datasets import FSCPU_CONDITIONS
+    from weakfs.experiments._fscpu import FIGURE1_CONDITIONS
+
+    by_name = {c.name: c for c in FSCPU_CONDITIONS}
+    panels = [by_name[n] for n in FIGURE1_CONDITIONS]
+    assert [(c.cluster_assumption, c.labeled_rate) for c in panels] == [
+        (True, 0.4),
+        (True, 0.1),
+        (False, 0.1),
+        (True, 0.1),
+    ]
+    assert [c.n_positive_clusters for c in panels] == [2, 2, None, 2]
+    assert [c.n_negative_clusters for c in panels] == [8, 8, None, 1]
