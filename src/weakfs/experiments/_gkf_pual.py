@@ -45,8 +45,8 @@ DATASETS = [
 METHODS = ["GKF-PUAL", "KF-PUAL", "PUAL", "GLLC", "uPU", "nnPU"]
 #: Not run by default (``--methods GKF-PUAL-paperstop``): GKF-PUAL solved with the paper's ADMM as
 #: written, fixed penalties mu = 0.01 and its stopping rule (eq. 31: the dual residuals only,
-#: eps_rel = 1e-3, eps_abs = 0.25), which stops far from the optimum (docs/gkf_pual.md).  It tests whether the paper's Table 3 comes from
-#: that early stop.
+#: eps_rel = 1e-3, eps_abs = 0.25), which stops far from the optimum (docs/gkf_pual.md).  It
+#: tests whether the paper's Table 3 comes from that early stop.
 PAPER_STOP = "GKF-PUAL-paperstop"
 EXTRA_METHODS = [PAPER_STOP]
 GAMMAS = [0.5, 0.25]
