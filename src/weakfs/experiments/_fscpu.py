@@ -26,8 +26,7 @@ from weakfs.datasets import FSCPU_CONDITIONS, load, make_fscpu_synthetic, make_p
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
 from weakfs.experiments._runner import cell_grid, markdown_table, summarize
 from weakfs.metrics import feature_selection_recall
-from weakfs.pu import FSCPUSelector, MRMRSelector, SemiJMISelector
-from weakfs.search import CompactGA
+from weakfs.pu import FSCPUSelector, LGBMOptSelector, MRMRSelector, SemiJMISelector
 
 __all__ = [
     "EXPERIMENTS",
@@ -99,18 +98,6 @@ def lgbm_auc(X_train, s_train, X_test, y_test, seed: int) -> float:
     return float(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
 
 
-def _lgbm_opt_support(X, s, k, n_iter, seed) -> np.ndarray:
-    """LGBM-OPT: the compact GA maximising LightGBM's AUC (PU labels) on a 75/25 split of train."""
-    X_fit, X_val, s_fit, s_val = train_test_split(
-        X, s, test_size=0.25, stratify=s, random_state=seed
-    )
-
-    def objective(mask):
-        return lgbm_auc(X_fit[:, mask], s_fit, X_val[:, mask], s_val, seed)
-
-    return CompactGA(n_iter, budget=k).run(objective, X.shape[1], random_state=seed).support
-
-
 def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndarray:
     """Boolean support of ``k`` features chosen by ``method`` on min-max scaled PU data."""
     d = X.shape[1]
@@ -139,7 +126,8 @@ def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndar
         rf = RandomForestClassifier(n_estimators=100, random_state=seed, n_jobs=1)
         return RFE(rf, n_features_to_select=k, step=opts["rfe_step"]).fit(X, s).get_support()
     if method == "lgbm-opt":
-        return _lgbm_opt_support(X, s, k, opts["lgbm_opt_iter"], seed)
+        sel = LGBMOptSelector(k, n_iter=opts["lgbm_opt_iter"], random_state=seed)
+        return sel.fit(X, s).get_support()
     raise ValueError(f"unknown method {method!r}")
 
 

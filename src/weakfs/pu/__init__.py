@@ -7,6 +7,7 @@ Labels follow ``weakfs._labels.check_pu_labels``: 1 = labeled positive; 0, -1 or
 from weakfs.pu._fscpu import FSCPUSelector
 from weakfs.pu._gkf_pual import GKFPUALClassifier, GKFPUALSelector
 from weakfs.pu._jmi import MRMRSelector, SemiJMISelector
+from weakfs.pu._lgbm_opt import LGBMOptSelector
 from weakfs.pu._nnpu import NNPUClassifier, UPUClassifier
 from weakfs.pu._prior import estimate_class_prior
 from weakfs.pu._pu_extra_trees import PUExtraTreesClassifier, PUTree
@@ -17,6 +18,7 @@ __all__ = [
     "GKFPUALClassifier",
     "GKFPUALSelector",
     "GLLCClassifier",
+    "LGBMOptSelector",
     "MRMRSelector",
     "NNPUClassifier",
     "PUALClassifier",

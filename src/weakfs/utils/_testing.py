@@ -38,6 +38,7 @@ from weakfs.pu import (
     GKFPUALClassifier,
     GKFPUALSelector,
     GLLCClassifier,
+    LGBMOptSelector,
     MRMRSelector,
     NNPUClassifier,
     PUALClassifier,
@@ -193,6 +194,7 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
             "max_iter": 100,  # stops before convergence: the max_iter exit
         },
     ],
+    LGBMOptSelector: [{"n_features_to_select": 0.5, "n_iter": 4, "random_state": 0}],
     GKFPUALSelector: [
         {},  # the default classifier
         {"estimator": GKFPUALClassifier(C2=1.0, lambda1=0.01, sigma=0.5, max_iter=500)},
@@ -290,6 +292,7 @@ TARGETS: dict[type, str | Callable] = {
     **dict.fromkeys(
         [
             FSCPUSelector,
+            LGBMOptSelector,
             SemiJMISelector,
             MRMRSelector,
             GKFPUALClassifier,
