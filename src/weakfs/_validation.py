@@ -14,6 +14,7 @@ from sklearn.utils.validation import validate_data
 __all__ = [
     "N_FEATURES_TO_SELECT_DOC",
     "check_n_features_to_select",
+    "check_n_neighbors",
     "check_y_given",
     "n_features_to_select_constraint",
     "progress",
@@ -197,3 +198,14 @@ def progress(iterable: Iterable, *, enabled: bool, total: int | None = None, des
     from tqdm.auto import tqdm
 
     return tqdm(iterable, total=total, desc=desc, leave=False)
+
+
+def check_n_neighbors(n_neighbors: int, n_samples: int) -> int:
+    """``n_neighbors`` for a k-nearest-neighbour graph on ``n_samples`` rows: a ``ValueError``
+    when there are not more rows than neighbours (each row needs ``n_neighbors`` others)."""
+    if n_neighbors >= n_samples:
+        raise ValueError(
+            f"n_neighbors={n_neighbors} needs more than {n_neighbors} rows (each row's neighbours "
+            f"are other rows); X has {n_samples}"
+        )
+    return int(n_neighbors)

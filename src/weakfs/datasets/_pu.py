@@ -94,11 +94,24 @@ def make_pu_labels(
     (2, 4, 0.667)
     """
     arr = _as_1d(y)
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(
+            f"y has {int(np.isnan(arr).sum())} missing (NaN) labels: a row's class must be known "
+            "to simulate PU labels"
+        )
     if isinstance(positive, Callable):
         is_pos = np.asarray(positive(arr), dtype=bool)
         pos_values: tuple = tuple(pd.unique(arr[is_pos]))
     else:
         pos_values = tuple(positive) if _is_listlike(positive) else (positive,)
+        if arr.dtype.kind in "iub":
+            # compare as the labels are stored: 1.5 must not become 1, "yes" must not crash
+            bad = [v for v in pos_values if not _is_integer_value(v)]
+            if bad:
+                raise ValueError(
+                    f"positive={bad[0]!r} is not an integer, but y holds integer labels: "
+                    f"{sorted(pd.unique(arr).tolist())[:10]!r}"
+                )
         is_pos = np.isin(
             arr, np.asarray(pos_values, dtype=arr.dtype if arr.dtype.kind != "O" else object)
         )
@@ -138,3 +151,12 @@ def make_pu_labels(
 
 def _is_listlike(value) -> bool:
     return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
+
+
+def _is_integer_value(value) -> bool:
+    """True for an int, a bool or a float with an integral value (1.0), False otherwise."""
+    if isinstance(value, (bool, np.bool_, int, np.integer)):
+        return True
+    if isinstance(value, (float, np.floating)):
+        return float(value).is_integer()
+    return False

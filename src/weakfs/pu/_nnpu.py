@@ -97,6 +97,11 @@ class _PURiskMLP(_StandardizedPUClassifier):
         """Fit on PU data (``y``: 1 labeled positive; 0, -1 or False unlabeled)."""
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
+        sizes = list(self.hidden_layer_sizes)
+        if not all(isinstance(h, (int, np.integer)) and h >= 1 for h in sizes):
+            raise ValueError(
+                f"hidden_layer_sizes must hold positive ints (units per layer); got {sizes!r}"
+            )
         Xs = self._fit_scaling(np.asarray(X, dtype=float))
         rng = check_random_state(self.random_state)
         sizes = [Xs.shape[1], *[int(h) for h in self.hidden_layer_sizes], 1]

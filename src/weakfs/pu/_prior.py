@@ -80,6 +80,11 @@ def estimate_class_prior(
     >>> abs(pi - pu.prior) < 0.1
     True
     """
+    if not 0 < min_prior < 0.5:
+        raise ValueError(
+            f"min_prior must be in (0, 0.5) (the estimate is clipped to "
+            f"[min_prior, 1 - min_prior]); got {min_prior!r}"
+        )
     s = check_pu_labels(y)
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X
     if X.shape[0] != s.shape[0]:

@@ -41,6 +41,7 @@ from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
     check_n_features_to_select,
+    check_n_neighbors,
     n_features_to_select_constraint,
     spawn_seeds,
     validate_X_y,
@@ -65,9 +66,7 @@ def _dense64(X) -> np.ndarray:
 
 def _knn_mask(X: np.ndarray, n_neighbors: int) -> sparse.csr_matrix:
     """Symmetric 0/1 k-NN graph (self excluded): ``i~j`` if either is among the other's k-NN."""
-    k = min(n_neighbors, X.shape[0] - 1)
-    if k < 1:
-        return sparse.csr_matrix((X.shape[0], X.shape[0]))
+    k = check_n_neighbors(n_neighbors, X.shape[0])
     g = kneighbors_graph(X, k, mode="connectivity", include_self=False)
     return ((g + g.T) > 0).astype(np.float64).tocsr()
 

@@ -154,8 +154,9 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
     ],
     # --- PU: PU Extra Trees ---
     PUExtraTreesClassifier: [
-        # PU ET: nnPU risk, quadratic loss, random cut points, hard voting
-        {"n_estimators": 5, "prior": 0.5, "random_state": 0},
+        # PU ET: nnPU risk, quadratic loss, random cut points, hard voting (the checks' PU
+        # targets label whole classes: the prior must be at least their labeled share, <= 0.7)
+        {"n_estimators": 5, "prior": 0.8, "random_state": 0},
         # the paper's PU random forest under uPU: best splits on bootstraps, savage loss
         {
             "n_estimators": 5,
@@ -163,7 +164,7 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
             "loss": "savage",
             "splitter": "best",
             "bootstrap": True,
-            "prior": 0.4,
+            "prior": 0.75,
             "random_state": 0,
         },
         # case-control U, logistic loss, soft voting, normalised importances, shallow trees
@@ -237,11 +238,11 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {**_SEWIL, "search": "fss", "criterion": "tb", "n_features_to_select": 0.2},
     ],
     SemiFisherSelector: [
-        {"n_features_to_select": 1, **_SEMI},
+        {"n_features_to_select": 1, "n_neighbors": 5, **_SEMI},
         {"n_neighbors": 3, "lam": 0.5, "delta": 0.0, **_SEMI},  # "auto": ceil(d ** (2/3))
     ],
     SSLSSelector: [
-        {"n_features_to_select": 1, **_SEMI},
+        {"n_features_to_select": 1, "n_neighbors": 5, **_SEMI},
         {"n_features_to_select": 0.5, "n_neighbors": 3, "sigma": 1.0, **_SEMI},
     ],
     RLSRSelector: [
@@ -278,7 +279,7 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         },
         # grid only, a tree ensemble with predict_proba
         {
-            "estimator": PUExtraTreesClassifier(n_estimators=3, prior=0.5, random_state=0),
+            "estimator": PUExtraTreesClassifier(n_estimators=3, prior="auto", random_state=0),
             "param_grid": {"max_depth": [1, 3]},
             "greedy_params": [],
             "cv": 2,

@@ -29,6 +29,8 @@ from scipy import sparse
 from scipy.sparse.linalg import splu
 from sklearn.neighbors import NearestNeighbors
 
+from weakfs._validation import check_n_neighbors
+
 __all__ = ["QuadraticDesign", "gkf_pual_objective", "knn_laplacian", "quadratic_design"]
 
 
@@ -99,9 +101,7 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 5, sigma: float = 1.0) -> sp
     or ``i`` among those of ``j`` (0 otherwise).
     """
     n = X.shape[0]
-    k = min(n_neighbors, n - 1)
-    if k < 1:
-        return sparse.csr_matrix((n, n))
+    k = check_n_neighbors(n_neighbors, n)
     dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
     dist, ind = dist[:, 1:], ind[:, 1:]
     with np.errstate(under="ignore"):

@@ -327,6 +327,14 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
             )
         else:
             prior = float(self.prior)
+            if self.unlabeled == "all" and prior < n_l / n:
+                # U holds every row, labeled positives included: pi below their share makes the
+                # negative weight exceed the positive one in every node (all rows negative)
+                raise ValueError(
+                    f"prior={prior:g} is below the share of labeled positives among the rows "
+                    f"({n_l / n:.3g}); with unlabeled='all' the prior is the positive share of "
+                    "all rows and cannot be smaller"
+                )
         packed = s.astype(np.int64) + (in_u.astype(np.int64) << 32)
         return np.array([0, 1]), packed, prior / n_l, 1.0 / n_u, prior, s, in_u
 

@@ -1,0 +1,81 @@
+"""Impossible settings are errors that name the problem, not silent results."""
+
+import numpy as np
+import pytest
+
+from weakfs.datasets import make_pu_labels
+from weakfs.pu import (
+    GKFPUALClassifier,
+    NNPUClassifier,
+    PUALClassifier,
+    PUExtraTreesClassifier,
+    UPUClassifier,
+    estimate_class_prior,
+)
+from weakfs.semi_supervised import SemiFisherSelector, SSLSSelector
+
+
+def _pu(n=100, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, 3))
+    s = ((X[:, 0] > 0) & (rng.uniform(size=n) < 0.5)).astype(int)
+    return X, s
+
+
+def test_prior_below_the_labeled_share_is_an_error():
+    X, s = _pu()
+    share = s.mean()
+    with pytest.raises(ValueError, match="below the share of labeled positives"):
+        PUExtraTreesClassifier(5, prior=share / 2).fit(X, s)
+    # in case-control mode (U = unlabeled rows only) the prior is about U: allowed
+    PUExtraTreesClassifier(5, prior=share / 2, unlabeled="unlabeled").fit(X, s)
+
+
+@pytest.mark.parametrize("positive", [1.5, "yes"])
+def test_make_pu_labels_positive_must_match_integer_labels(positive):
+    with pytest.raises(ValueError, match="is not an integer, but y holds integer labels"):
+        make_pu_labels([0, 1, 1, 0], positive=positive, n_labeled=1)
+
+
+def test_make_pu_labels_rejects_missing_classes():
+    with pytest.raises(ValueError, match="missing \\(NaN\\) labels"):
+        make_pu_labels([0.0, 1.0, np.nan, 1.0], positive=1, n_labeled=1)
+
+
+@pytest.mark.parametrize("min_prior", [0.0, 0.5, 0.7, -1])
+def test_estimate_class_prior_bounds(min_prior):
+    X, s = _pu()
+    with pytest.raises(ValueError, match="min_prior must be in"):
+        estimate_class_prior(X, s, min_prior=min_prior)
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        GKFPUALClassifier(n_neighbors=10, max_iter=20),
+        PUALClassifier(n_neighbors=10),
+    ],
+    ids=["GKF-PUAL", "PUAL"],
+)
+def test_more_neighbours_than_rows_is_an_error(estimator):
+    X, s = _pu(n=10)
+    s[:2] = 1
+    with pytest.raises(ValueError, match="n_neighbors=10 needs more than 10 rows"):
+        estimator.fit(X, s)
+
+
+@pytest.mark.parametrize("selector", [SemiFisherSelector, SSLSSelector])
+def test_semi_supervised_graphs_need_more_rows_than_neighbours(selector):
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(12, 3))
+    y = np.array([0, 1] * 3 + [-1] * 6)
+    with pytest.raises(ValueError, match="n_neighbors=20 needs more than 20 rows"):
+        selector(n_features_to_select=1).fit(X, y)
+
+
+@pytest.mark.parametrize("sizes", [(0,), (-3,), (10, 0)])
+@pytest.mark.parametrize("network", [NNPUClassifier, UPUClassifier])
+def test_hidden_layers_need_positive_sizes(network, sizes):
+    X, s = _pu()
+    with pytest.raises(ValueError, match="hidden_layer_sizes must hold positive ints"):
+        network(prior=0.4, hidden_layer_sizes=sizes, max_epochs=1).fit(X, s)
