@@ -138,8 +138,7 @@ def make_cells_t1(config: RunConfig) -> list[dict]:
     names = [c.name for c in FSCPU_CONDITIONS]
     conditions = config.keep("datasets", names)
     methods = config.keep("methods", METHODS_T1)
-    opts = _options(config)
-    return cell_grid(config, 5, ("condition", conditions), methods, **opts)
+    return cell_grid(config, 5, ("condition", conditions), methods, **_options(config))
 
 
 def run_cell_t1(cell: dict) -> dict:
@@ -226,8 +225,7 @@ def spambase_split(seed: int = 0):
 def make_cells_t3(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", DATASETS_T3)
     methods = config.keep("methods", METHODS_T3)
-    opts = _options(config)
-    return cell_grid(config, 3, ("dataset", datasets), methods, **opts)
+    return cell_grid(config, 3, ("dataset", datasets), methods, **_options(config))
 
 
 def run_cell_t3(cell: dict) -> dict:

@@ -77,8 +77,14 @@ TASK_NOTES = {
 }
 
 
-def _sample(rng, idx, k):
-    return rng.choice(idx, size=min(k, idx.size), replace=False)
+def _draw(rng: np.random.RandomState, y: np.ndarray, counts: dict) -> np.ndarray:
+    """Row indices of ``counts[c]`` rows of each class ``c`` (all its rows when it has fewer),
+    drawn without replacement class after class in the order given."""
+    parts = []
+    for label, k in counts.items():
+        rows = np.flatnonzero(y == label)
+        parts.append(rng.choice(rows, size=min(k, rows.size), replace=False))
+    return np.concatenate(parts)
 
 
 def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -88,9 +94,7 @@ def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
         X, y, split = load("occupancy", return_split=True)
         tr = (split == "train").to_numpy()
         X, y = X.to_numpy(float)[tr], y.to_numpy()[tr]
-        idx = np.r_[
-            _sample(rng, np.flatnonzero(y == 1), 100), _sample(rng, np.flatnonzero(y == 0), 300)
-        ]
+        idx = _draw(rng, y, {1: 100, 0: 300})
         return X[idx], (y[idx] == 1).astype(int)
     if name == "OR1":
         X, y = load("online_retail_sample40k")
@@ -105,10 +109,7 @@ def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
                 when.dt.dayofweek.to_numpy(float),
             ]
         )
-        idx = np.r_[
-            _sample(rng, np.flatnonzero(y == "United Kingdom"), 301),
-            _sample(rng, np.flatnonzero(y == "Germany"), 301),
-        ]
+        idx = _draw(rng, y, {"United Kingdom": 301, "Germany": 301})
         return F[idx], (y[idx] == "United Kingdom").astype(int)
     if name == "UMD":
         X, y, split = load("user_knowledge", return_split=True)
@@ -117,9 +118,7 @@ def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     if name == "Acc":
         X, y = load("accelerometer")
         X, y = X.to_numpy(float), y.to_numpy()
-        idx = np.r_[
-            _sample(rng, np.flatnonzero(y == 1), 100), _sample(rng, np.flatnonzero(y == 2), 100)
-        ]
+        idx = _draw(rng, y, {1: 100, 2: 100})
         return X[idx], (y[idx] == 1).astype(int)
     if name == "Ecoli":
         X, y = load("ecoli")
@@ -139,11 +138,7 @@ def build_task(name: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     if name == "Pen":
         X, y = load("pendigits")
         X, y = X.to_numpy(float), y.to_numpy()
-        idx = np.r_[
-            _sample(rng, np.flatnonzero(y == 1), 200),
-            _sample(rng, np.flatnonzero(y == 8), 200),
-            _sample(rng, np.flatnonzero(y == 4), 400),
-        ]
+        idx = _draw(rng, y, {1: 200, 8: 200, 4: 400})
         return X[idx], np.isin(y[idx], [1, 8]).astype(int)
     if name == "LD":
         X, y = load("liver_bupa")

@@ -117,11 +117,13 @@ def _pct(count: int, n: int) -> str:
     return f"{count} rows ({100 * count / n:.1f} %)"
 
 
-def _run_start(first_count: int, n: int, ratio: pd.Series) -> str:
-    """Where a near-bound run starts; a later start also quotes the ratio at n = 0."""
-    if first_count == 0:
-        return "from n = 0"
-    return f"from n = {_pct(first_count, n)} (at n = 0: {ratio.iloc[0]:.0%})"
+def _run_span(run: tuple[int, int], n: int, ratio: pd.Series) -> str:
+    """The cut-offs of a near-bound run; a start after n = 0 also quotes the ratio at n = 0."""
+    first, last = run
+    start = (
+        "from n = 0" if first == 0 else f"from n = {_pct(first, n)} (at n = 0: {ratio.iloc[0]:.0%})"
+    )
+    return f"{start} up to n = {_pct(last, n)}"
 
 
 def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dict]:
@@ -131,6 +133,9 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
     h_ratio = g["H_S"] / g["H_F"].where(g["H_F"] > 0)
     i_run = _limit(g, i_ratio.fillna(1.0))
     h_run = _limit(g, h_ratio.fillna(1.0))
+    i_f, h_f = float(first["I_F_C"]), float(first["H_F"])
+    i_near = f"{NEAR:.0%} of I(F;C) = {i_f:.3f} bits"
+    h_near = f"{NEAR:.0%} of H(F) = {h_f:.2f} bits"
     s0 = int(first["n_selected"])
     tenth_at = "never"
     lines = []
@@ -174,8 +179,6 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
         if trivial and float(first["H_F"]) > 0.95 * np.log2(n)
         else ""
     )
-    i_f = float(first["I_F_C"])
-    i_near = f"{NEAR:.0%} of I(F;C) = {i_f:.3f} bits"
     if i_run is None:
         lines.append(
             f"- I(S;C) never reaches {i_near} (at most {i_ratio.max():.0%}, at n = 0: "
@@ -191,9 +194,8 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
             if len(after) and np.isfinite(i_ratio[after.index[0]])
             else ""
         )
-        start = _run_start(a_n, n, i_ratio)
         lines.append(
-            f"- I(S;C) is >= {i_near} {start} up to n = {_pct(b_n, n)}{drop}{note}: "
+            f"- I(S;C) is >= {i_near} {_run_span(i_run, n, i_ratio)}{drop}{note}: "
             + (
                 "agrees with the paper's 'close to I(F;C) up to a limit'."
                 if a_n == 0
@@ -201,16 +203,13 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
             )
         )
     # H(S) near H(F)
-    h_f = float(first["H_F"])
-    h_near = f"{NEAR:.0%} of H(F) = {h_f:.2f} bits"
     if h_run is None:
         lines.append(
             f"- H(S) never reaches {h_near} (at most {h_ratio.max():.0%}): not near its upper "
             "bound, unlike the paper's curves (except its KDD, where H(S) is about half of H(F))."
         )
     else:
-        start = _run_start(h_run[0], n, h_ratio)
-        lines.append(f"- H(S) is >= {h_near} {start} up to n = {_pct(h_run[1], n)}.")
+        lines.append(f"- H(S) is >= {h_near} {_run_span(h_run, n, h_ratio)}.")
     better = g[g["NMI_S_C"] > g["NMI_F_C"] + 1e-9]
     if len(better):
         best = better.loc[better["NMI_S_C"].idxmax()]

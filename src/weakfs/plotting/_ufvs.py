@@ -9,6 +9,14 @@ from weakfs.plotting._common import pyplot
 
 __all__ = ["plot_ufvs_path"]
 
+# the panels that draw a measure of the selection S against the same measure of all values F
+# (its upper bound): panel -> (title, (column, label) for S, (column, label) for F)
+_MEASURE_AND_BOUND: dict[str, tuple[str, tuple[str, str], tuple[str, str]]] = {
+    "entropy": ("(a) entropy", ("H_S", "H(S)"), ("H_F", "H(F)")),
+    "mi": ("(b) mutual information", ("I_S_C", "I(S;C)"), ("I_F_C", "I(F;C)")),
+    "nmi": ("(c) NMI", ("NMI_S_C", "NMI(S;C)"), ("NMI_F_C", "NMI(F;C)")),
+}
+
 
 @fill_doc
 def plot_ufvs_path(path: pd.DataFrame, *, title: str | None = None, x: str = "min_count"):
@@ -54,21 +62,15 @@ def plot_ufvs_path(path: pd.DataFrame, *, title: str | None = None, x: str = "mi
     xs = path[x].to_numpy()
     xlabel = "cut-off n (rows)" if x == "min_count" else "cut-off t (bits)"
     for ax, panel in zip(axes[0], panels):
-        if panel == "entropy":
-            ax.plot(xs, path["H_S"], "o-", ms=3, label="H(S)")
-            ax.plot(xs, path["H_F"], "--", label="H(F)")
-            ax.set_ylabel("bits")
-            ax.set_title("(a) entropy")
-        elif panel == "mi":
-            ax.plot(xs, path["I_S_C"], "o-", ms=3, label="I(S;C)")
-            ax.plot(xs, path["I_F_C"], "--", label="I(F;C)")
-            ax.set_ylabel("bits")
-            ax.set_title("(b) mutual information")
-        elif panel == "nmi":
-            ax.plot(xs, path["NMI_S_C"], "o-", ms=3, label="NMI(S;C)")
-            ax.plot(xs, path["NMI_F_C"], "--", label="NMI(F;C)")
-            ax.set_ylim(0, 1.02)
-            ax.set_title("(c) NMI")
+        if panel in _MEASURE_AND_BOUND:
+            panel_title, (of_s, s_label), (of_f, f_label) = _MEASURE_AND_BOUND[panel]
+            ax.plot(xs, path[of_s], "o-", ms=3, label=s_label)
+            ax.plot(xs, path[of_f], "--", label=f_label)
+            if panel == "nmi":
+                ax.set_ylim(0, 1.02)  # normalised: the bits of (a) and (b) do not apply
+            else:
+                ax.set_ylabel("bits")
+            ax.set_title(panel_title)
         elif panel == "size":
             ax.plot(xs, path["n_selected"].clip(lower=0.8), "o-", ms=3, label="|S|")
             ax.plot(xs, path["n_candidates"].clip(lower=0.8), ":", label="candidates")
