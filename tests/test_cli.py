@@ -92,11 +92,31 @@ def test_select_pu_labels_from_target_column(tmp_path, capsys):
         (["select", "--dataset", "ionosphere", "--method", "puet"], "--positive"),
         (["select", "--method", "puet"], "give a CSV/Parquet file"),
         (["select", "missing.csv", "--method", "ufvs"], "no such file"),
+        (["select", "--dataset", "nope", "--method", "ufvs"], "unknown dataset 'nope'"),
+        (["select", "--dataset", "ionosphere", "--method", "ufvs", "-k", "0"], "at least 1"),
+        (["select", "--dataset", "ionosphere", "--method", "ufvs", "-k", "999"], "more than the"),
+        (
+            ["select", "--dataset", "ionosphere", "--method", "ufvs", "-o", "/no/such/dir/x.csv"],
+            "folder of --output does not exist",
+        ),
+        (["select", "EMPTY", "--target", "y", "--method", "ufvs"], "No columns to parse"),
+        (["select", "HEADER", "--target", "y", "--method", "ufvs"], "nothing to select from"),
+        (["reproduce", "nope"], "unknown experiment 'nope'"),
     ],
 )
-def test_select_errors(argv, message):
-    with pytest.raises(SystemExit, match=message):
-        main(argv)
+def test_user_mistakes_are_one_line_and_exit_code_2(argv, message, capsys, tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("y\n")
+    files = {"EMPTY": str(tmp_path / "empty.csv"), "HEADER": str(tmp_path / "header.csv")}
+    argv = [files.get(a, a) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_debug_shows_the_traceback():
+    with pytest.raises(KeyError, match="unknown experiment"):
+        main(["--debug", "reproduce", "nope"])
 
 
 def test_every_registered_selector_is_available(capsys):

@@ -238,7 +238,21 @@ def cmd_select(args) -> int:
     if not args.dataset and not args.path:
         raise SystemExit("weakfs select: give a CSV/Parquet file or --dataset NAME")
     spec = specs[args.method]
+    if args.k is not None and args.k < 1:
+        raise SystemExit(f"weakfs select: -k must be at least 1; got {args.k}")
+    if args.output and not Path(args.output).resolve().parent.is_dir():
+        # checked before the fit: a long run must not end in a failed write
+        raise SystemExit(
+            f"weakfs select: the folder of --output does not exist: {Path(args.output).parent}"
+        )
     X, y, source = _read_table(args)
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise SystemExit(
+            f"weakfs select: {source} has {X.shape[0]} rows and {X.shape[1]} feature columns; "
+            "nothing to select from"
+        )
+    if args.k is not None and args.k > X.shape[1]:
+        raise SystemExit(f"weakfs select: -k {args.k} is more than the {X.shape[1]} features")
     if args.target and args.dataset is None and y is None:
         raise SystemExit("weakfs select: --target column missing")
     labels = _prepare_labels(spec, y, args)
@@ -316,6 +330,13 @@ def cmd_reproduce(args) -> int:
     )
     command = "weakfs " + " ".join(sys.argv[1:]) if sys.argv[0].endswith("weakfs") else None
     start = time.perf_counter()
+    failed = []
+
+    def log(message: str) -> None:
+        if message.startswith("cell failed"):
+            failed.append(message)
+        print(message)
+
     table = run_experiment(
         args.experiment,
         config,
@@ -324,13 +345,16 @@ def cmd_reproduce(args) -> int:
         n_jobs=args.n_jobs,
         command=command,
         progress=True,
-        log=print,
+        log=log,
         cached_only=args.cached_only,
     )
     print(
         f"{len(table)} cells in {time.perf_counter() - start:.1f} s; "
         f"report: {Path(args.out) / (canonical_name(args.experiment) + '.md')}"
     )
+    if failed:
+        print(f"weakfs reproduce: {len(failed)} cell(s) failed (see above)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -351,11 +375,16 @@ def cmd_datasets(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="weakfs", description="Feature selection when labels are scarce or one-sided."
+        prog="weakfs",
+        description="Feature selection when labels are scarce or one-sided.",
+        allow_abbrev=False,
     )
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sel = sub.add_parser("select", help="select features of a CSV/Parquet file or a dataset")
+    sel = sub.add_parser(
+        "select", help="select features of a CSV/Parquet file or a dataset", allow_abbrev=False
+    )
     sel.add_argument("path", nargs="?", help="CSV or Parquet file")
     sel.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
     sel.add_argument("--target", help="label column (file input)")
@@ -374,7 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
     sel.add_argument("--list", action="store_true", help="list the selectors")
     sel.set_defaults(func=cmd_select)
 
-    rep = sub.add_parser("reproduce", help="run a paper experiment and write results/NAME.md")
+    rep = sub.add_parser(
+        "reproduce", help="run a paper experiment and write results/NAME.md", allow_abbrev=False
+    )
     rep.add_argument("experiment", nargs="?")
     rep.add_argument("--list", action="store_true", help="list the experiments")
     rep.add_argument("--runs", type=int, help="number of seeds/splits (default: the paper's)")
@@ -398,9 +429,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: errors that come from what the user gave (file, options, data): one line and exit code 2
+USER_ERRORS = (ValueError, TypeError, KeyError, LookupError, OSError, ImportError)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):  # a message of ours: one line, usage-error code
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
+    except USER_ERRORS as exc:
+        if args.debug:
+            raise
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"weakfs {args.command}: error: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
