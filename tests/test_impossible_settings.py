@@ -79,3 +79,19 @@ def test_hidden_layers_need_positive_sizes(network, sizes):
     X, s = _pu()
     with pytest.raises(ValueError, match="hidden_layer_sizes must hold positive ints"):
         network(prior=0.4, hidden_layer_sizes=sizes, max_epochs=1).fit(X, s)
+
+
+def test_cotfss_start_comes_from_the_data_and_never_exceeds_k():
+    from weakfs.semi_supervised import CoTFSSSelector
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(120, 12)
+    y = (X[:, 3] + X[:, 7] > 0).astype(int)
+    y[40:] = -1
+    sel = CoTFSSSelector(n_features_to_select=2, random_state=0).fit(X, y)
+    assert sorted(sel.ranking_.tolist()) == [3, 7]  # not 2 of 5 random start features
+    for k in (1, 3):
+        sel = CoTFSSSelector(n_features_to_select=k, n_start=5, random_state=1).fit(X, y)
+        assert sel.ranking_.size == k and sel.get_support().sum() == k
+    reference = CoTFSSSelector(n_features_to_select=3, start="random", random_state=1).fit(X, y)
+    assert reference.ranking_.size == 3  # the authors' random start, capped at k

@@ -34,7 +34,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import kneighbors_graph
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
@@ -461,7 +461,9 @@ def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
 class CoTFSSSelector(RankingSelector):
     """Co-training forward sequential selection (Ren et al. 2008), SEW-IL's CoT-FSS baseline.
 
-    Starts from ``n_start`` random features; at each step a decision tree trained on the labeled
+    Starts from ``n_start`` features (at most ``k``) that the forward search picks on the labeled
+    rows (``start="labeled"``; the authors' code draws them at random, ``start="random"``); at each
+    step a decision tree trained on the labeled
     rows pseudo-labels the unlabeled rows; on each of ``n_resamples`` random halves of the
     unlabeled rows (with their pseudo-labels, plus the labeled rows) a forward search proposes the
     ``n_add`` best new features; the ``n_add`` most often proposed are added.
@@ -472,7 +474,11 @@ class CoTFSSSelector(RankingSelector):
     n_add : int or None, default=None
         Features per step (``None``: ``max(1, floor(0.1 d))``).
     n_start : int, default=5
-        Randomly drawn features the search starts from.
+        Features the search starts from (never more than ``k``).
+    start : {"labeled", "random"}, default="labeled"
+        ``"labeled"``: the ``n_start`` best features of one forward step on the labeled rows
+        alone (a start that depends on the data); ``"random"``: drawn at random, as the authors'
+        code does (then, for ``k <= n_start``, the answer is those random features).
     n_resamples : int, default=5
         Random subsets of the pseudo-labeled unlabeled rows per step; each proposes ``n_add``
         features and the most often proposed are added.
@@ -507,6 +513,7 @@ class CoTFSSSelector(RankingSelector):
         "n_features_to_select": _K_CONSTRAINT,
         "n_add": [None, Interval(numbers.Integral, 1, None, closed="left")],
         "n_start": [Interval(numbers.Integral, 0, None, closed="left")],
+        "start": [StrOptions({"labeled", "random"})],
         "n_resamples": [Interval(numbers.Integral, 1, None, closed="left")],
         "resample_fraction": [Interval(numbers.Real, 0, 1, closed="right")],
         "n_splits": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -521,6 +528,7 @@ class CoTFSSSelector(RankingSelector):
         *,
         n_add: int | None = None,
         n_start: int = 5,
+        start: str = "labeled",
         n_resamples: int = 5,
         resample_fraction: float = 0.5,
         n_splits: int = 5,
@@ -531,6 +539,7 @@ class CoTFSSSelector(RankingSelector):
         self.n_features_to_select = n_features_to_select
         self.n_add = n_add
         self.n_start = n_start
+        self.start = start
         self.n_resamples = n_resamples
         self.resample_fraction = resample_fraction
         self.n_splits = n_splits
@@ -554,7 +563,11 @@ class CoTFSSSelector(RankingSelector):
         n_u = Xu.shape[0]
         n_take = max(1, int(self.resample_fraction * n_u)) if n_u else 0
         n_splits = max(2, min(self.n_splits, int(np.bincount(yl).min()) or 2))
-        variables = list(rng.choice(d, min(self.n_start, d), replace=False))
+        n_start = min(self.n_start, k, d)
+        if self.start == "random" or n_start == 0:
+            variables = [int(f) for f in rng.choice(d, n_start, replace=False)]
+        else:
+            variables = _forward_new(Xl, yl, set(), n_start, seed, n_splits, self.n_jobs)
         while len(variables) < k:
             remaining = np.setdiff1d(np.arange(d), variables)
             if remaining.size <= n_add:
