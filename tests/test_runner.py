@@ -191,3 +191,13 @@ def test_a_report_is_never_replaced_by_one_with_fewer_cells(tmp_path):
     partial = (tmp_path / "demo.partial.md").read_text()
     assert "Cells: 2 finished" in partial and "`demo.md` is unchanged" in partial
     assert len(pd.read_csv(tmp_path / "demo.csv")) == 4  # the CSV keeps every cell
+
+
+def test_missing_data_stops_the_run_with_one_clear_error(tmp_path, monkeypatch):
+    from weakfs.experiments._runner import DataMissingError
+
+    monkeypatch.setenv("WEAKFS_DATA", str(tmp_path / "empty"))
+    with pytest.raises(DataMissingError, match="weakfs never downloads data"):
+        run_experiment("ufvs", RunConfig(quick=True, datasets=["madelon"]), out_dir=tmp_path)
+    assert not (tmp_path / "ufvs.md").exists() and not (tmp_path / "ufvs.csv").exists()
+    assert main(["reproduce", "ufvs", "--quick", "--out", str(tmp_path)]) == 2

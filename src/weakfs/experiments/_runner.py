@@ -360,6 +360,11 @@ def run_experiment(
             stream = tqdm(stream, total=len(todo), desc=name)
         for record in stream:
             if "error" in record:
+                missing = _missing_dataset(record["error"])
+                if missing:
+                    # every cell of that dataset would fail the same way: stop now, one line
+                    stream.close()
+                    raise DataMissingError(missing)
                 failures.append(record)
                 say(f"cell failed: {record['cell']}\n{record['error']}")
                 continue
@@ -439,6 +444,18 @@ def _report_cells(path: Path) -> int:
         return 0
     match = re.search(r"^- Cells: (\d+) finished", path.read_text(), flags=re.MULTILINE)
     return int(match.group(1)) if match else 0
+
+
+class DataMissingError(FileNotFoundError):
+    """A dataset an experiment needs is not staged (weakfs never downloads data)."""
+
+
+def _missing_dataset(error: str) -> str | None:
+    """The message of a :class:`~weakfs.datasets.DatasetNotFoundError` in a cell's traceback."""
+    for line in reversed(error.strip().splitlines()):
+        if "DatasetNotFoundError" in line:
+            return line.split(":", 1)[1].strip() if ":" in line else line
+    return None
 
 
 def _cpu_count() -> int:
