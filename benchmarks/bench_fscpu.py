@@ -4,6 +4,8 @@
     python benchmarks/bench_fscpu.py protocol --clustering gmm|gmm-diag|kmeans [--n-iter 3000]
     python benchmarks/bench_fscpu.py cost --dataset rt_iot2022 [--n-masks 3]
     python benchmarks/bench_fscpu.py cpu --n-masks 10 [--repeats 6]
+    python benchmarks/bench_fscpu.py mixture [--n-masks 25] [--shape table1|rt_iot2022|both]
+    python benchmarks/bench_fscpu.py table1-run [--n-iter 300] [--n-jobs 1]
 
 ``eval``: the masks are the first candidates of a real FSCPU search on Spambase (75/25 split,
 min-max scaling fitted on the training split, 3 % of the spam rows labeled; 3450 x 29 per mask).
@@ -32,6 +34,22 @@ split 0, one thread, and the projection to T = 3000 (two candidates per iteratio
 the first distinct Spambase masks, best of several repeats with a fresh objective each time, and a
 SHA-1 of the fits (log-likelihoods, objective values, EM passes). Meant for comparing numba
 settings in separate processes, e.g. ``NUMBA_SLP_VECTORIZE=1`` against the default.
+
+``mixture``: the dense EM (the default ``precision="mixed"``) against scikit-learn on dense
+data, one evaluation per mask as FSCPU runs it (k-means start, EM, final labels): Table-1 shape
+(``make_fscpu_synthetic("ca-40-8-1")``, min-max scaled, 4,500 x 25 of the 50 columns) and
+RT-IoT2022 shape (the Table-3 training split, min-max scaled, 21,343 x 40 of its numeric
+columns); random masks (a search's first candidates are random: theta = 1/2).  Per mask, each
+timed alone with one thread in every pool: ours ``fit_gaussian_mixture(Z, 10, random_state=i)``
+and ``scikit-learn GaussianMixture(10, covariance_type="full", tol=1e-3, reg_covar=1e-6,
+max_iter=100, random_state=i).fit(Z).predict(Z)``; the ratio of the median times.  Precision:
+our float64 fit from the same k-means start (``precision="float64"``), the mean log-likelihood
+per row and the hard labels of both.
+
+``table1-run``: one FSCPU run on Table-1 data (ca-40-8-1, seed 0, 25 of 50 features, K = 10,
+the default mixture) with ``--n-iter`` compact-GA iterations (the paper's T = 3000 if given),
+timed, and the time of a T = 3000 run extrapolated per iteration (cache hits grow over a run,
+so the extrapolation is an upper bound).
 """
 
 from __future__ import annotations
@@ -43,8 +61,10 @@ import time
 
 import numpy as np
 from sklearn.mixture import GaussianMixture
+from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
 
+from weakfs.datasets import make_fscpu_synthetic
 from weakfs.experiments._fscpu import lgbm_auc, spambase_split, table3_split
 from weakfs.pu import FSCPUSelector
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
@@ -228,9 +248,94 @@ def bench_cost(dataset: str, n_masks: int, n_iter: int, seed: int) -> None:
     )
 
 
+def _mixture_masks(shape: str, n_masks: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    if shape == "table1":
+        data = make_fscpu_synthetic("ca-40-8-1", random_state=seed)
+        X, k = MinMaxScaler().fit_transform(data.X), 25
+    else:
+        X, k = table3_split("rt_iot2022", seed)[0], 40
+    rng = np.random.default_rng(seed)
+    masks = []
+    for _ in range(n_masks):
+        mask = np.zeros(X.shape[1], dtype=bool)
+        mask[rng.choice(X.shape[1], k, replace=False)] = True
+        masks.append(mask)
+    return X, masks
+
+
+def bench_mixture(shape: str, n_masks: int, seed: int) -> None:
+    X, masks = _mixture_masks(shape, n_masks, seed)
+    t_ours, t_sk, t_f64, iters, iters_sk, d_ll, agree, ll_vs_sk, same = ([] for _ in range(9))
+    with threadpool_limits(limits=1):  # every pool: BLAS and OpenMP
+        Z = np.ascontiguousarray(X[:200, masks[0]])
+        for precision in ("mixed", "float64"):  # compile (or load) the numba kernels
+            fit_gaussian_mixture(Z, 10, random_state=0, precision=precision)
+        for i, mask in enumerate(masks):
+            Z = np.ascontiguousarray(X[:, mask])
+            t = time.perf_counter()
+            ours = fit_gaussian_mixture(Z, 10, random_state=i, limit_blas_threads=False)
+            t_ours.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            ref = fit_gaussian_mixture(
+                Z, 10, random_state=i, limit_blas_threads=False, precision="float64"
+            )
+            t_f64.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            gm = GaussianMixture(
+                10, covariance_type="full", tol=1e-3, reg_covar=1e-6, max_iter=100, random_state=i
+            ).fit(Z)
+            gm.predict(Z)
+            t_sk.append(time.perf_counter() - t)
+            iters.append(ours.n_iter)
+            iters_sk.append(gm.n_iter_)
+            d_ll.append(ours.log_likelihood - ref.log_likelihood)
+            agree.append(np.mean(ours.labels == ref.labels))
+            same.append(ours.n_iter == ref.n_iter)
+            ll_vs_sk.append(ours.log_likelihood - gm.score(Z))
+    t_ours, t_sk, t_f64, d_ll = map(np.asarray, (t_ours, t_sk, t_f64, d_ll))
+    print(
+        f"{shape}: {len(masks)} masks of {X.shape[0]} x {int(masks[0].sum())}, one thread; "
+        f"median one evaluation: ours {np.median(t_ours) * 1000:.1f} ms "
+        f"({np.mean(iters):.1f} EM iterations), scikit-learn {np.median(t_sk) * 1000:.1f} ms "
+        f"({np.mean(iters_sk):.1f}); ratio {np.median(t_sk) / np.median(t_ours):.2f}x "
+        f"(per-mask ratios: median {np.median(t_sk / t_ours):.2f}x, "
+        f"min {np.min(t_sk / t_ours):.2f}x); ours float64 {np.median(t_f64) * 1000:.1f} ms"
+    )
+    print(
+        f"  mixed vs float64 from the same start: mean log-likelihood per row differs by at most "
+        f"{np.max(np.abs(d_ll)):.1e} (mean {np.mean(d_ll):+.1e}); same hard labels on "
+        f"{np.min(agree):.2%} of the rows at least (mean {np.mean(agree):.4%}), the same EM "
+        f"iterations on {sum(same)} of {len(same)} masks; ours minus "
+        f"scikit-learn's (own start) mean log-likelihood: mean {np.mean(ll_vs_sk):+.3f}, "
+        f">= on {np.mean(np.asarray(ll_vs_sk) >= -1e-9):.0%} of masks"
+    )
+
+
+def bench_table1_run(n_iter: int, n_jobs: int, seed: int) -> None:
+    data = make_fscpu_synthetic("ca-40-8-1", random_state=seed)
+    X = MinMaxScaler().fit_transform(data.X)
+    fit_gaussian_mixture(X[:200, :25], 10, random_state=0)  # compile (or load) the kernels
+    t = time.perf_counter()
+    sel = FSCPUSelector(25, n_iter=n_iter, n_jobs=n_jobs, random_state=seed).fit(X, data.s)
+    elapsed = time.perf_counter() - t
+    recall = np.isin(np.flatnonzero(sel.support_), data.relevant).mean()
+    print(
+        f"Table-1 ca-40-8-1 seed {seed} ({X.shape[0]} x {X.shape[1]}, 25 selected, K = 10): "
+        f"T={n_iter} n_jobs={n_jobs} took {elapsed:.1f} s ({elapsed / n_iter * 1000:.0f} ms per "
+        f"iteration, {sel.n_evaluations_} mixture fits, {np.mean(sel.log_likelihoods_):.3f} "
+        f"mean log-likelihood); FSR {recall:.2f}"
+        + (
+            ""
+            if n_iter >= 3000
+            else f"; T=3000 extrapolated: {elapsed / n_iter * 3000 / 60:.1f} min (upper bound)"
+        )
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["eval", "protocol", "cost", "cpu"])
+    ap.add_argument("what", choices=["eval", "protocol", "cost", "cpu", "mixture", "table1-run"])
+    ap.add_argument("--shape", choices=["table1", "rt_iot2022", "both"], default="both")
     ap.add_argument("--repeats", type=int, default=6)
     ap.add_argument("--dataset", default="rt_iot2022")
     ap.add_argument("--n-masks", type=int, default=20)
@@ -243,6 +348,11 @@ def main() -> None:
         bench_eval(a.n_masks, a.seed)
     elif a.what == "cpu":
         bench_cpu(a.n_masks, a.repeats, a.seed)
+    elif a.what == "mixture":
+        for shape in ("table1", "rt_iot2022") if a.shape == "both" else (a.shape,):
+            bench_mixture(shape, a.n_masks, a.seed)
+    elif a.what == "table1-run":
+        bench_table1_run(a.n_iter, a.n_jobs, a.seed)
     elif a.what == "cost":
         bench_cost(a.dataset, a.n_masks, a.n_iter, a.seed)
     else:

@@ -305,3 +305,49 @@ def test_dense_em_is_translation_invariant():
     np.testing.assert_array_equal(base.labels, far.labels)
     assert far.log_likelihood == pytest.approx(base.log_likelihood, abs=1e-6)
     np.testing.assert_allclose(far.means, base.means + 1e6, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "edit, match",
+    [
+        (lambda X: np.where(np.arange(X.size).reshape(X.shape) == 7, np.inf, X), "infinity"),
+        (lambda X: np.where(np.arange(X.size).reshape(X.shape) == 7, -np.inf, X), "infinity"),
+        (lambda X: np.where(np.arange(X.size).reshape(X.shape) == 7, np.nan, X), "NaN"),
+        (lambda X: X[:, :0], "0 feature"),
+    ],
+)
+def test_selector_rejects_non_finite_and_empty(edit, match):
+    X, s = _pu_data()
+    with pytest.raises(ValueError, match=match):
+        FSCPUSelector(n_iter=2).fit(edit(X), s)
+    with pytest.raises(ValueError, match="0 sample"):
+        FSCPUSelector(n_iter=2).fit(X[:0], s[:0])
+
+
+def _small_run(**kw):
+    X, s = _pu_data(1)
+    return FSCPUSelector(2, n_clusters=3, n_iter=12, eta=0.05, random_state=7, **kw).fit(X, s)
+
+
+def test_selector_same_result_with_joblib_threads_and_dask():
+    import joblib
+
+    distributed = pytest.importorskip("distributed")
+    ref = _small_run(n_jobs=1)
+    threads = _small_run(n_jobs=2)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+        joblib.parallel_config(backend="dask"),
+    ):
+        dask = _small_run()
+        with pytest.raises(ValueError, match="warm_start"):
+            _small_run(warm_start=True)
+    for other in (threads, dask):
+        np.testing.assert_array_equal(other.support_, ref.support_)
+        np.testing.assert_array_equal(other.theta_, ref.theta_)
+        np.testing.assert_array_equal(other.theta_history_, ref.theta_history_)
+        np.testing.assert_array_equal(other.history_["cluster_a"], ref.history_["cluster_a"])
+    assert threads.n_evaluations_ == ref.n_evaluations_

@@ -95,3 +95,25 @@ def test_cotfss_start_comes_from_the_data_and_never_exceeds_k():
         assert sel.ranking_.size == k and sel.get_support().sum() == k
     reference = CoTFSSSelector(n_features_to_select=3, start="random", random_state=1).fit(X, y)
     assert reference.ranking_.size == 3  # the authors' random start, capped at k
+
+
+def test_admm_that_stops_unconverged_says_so():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, s = _pu()
+    with pytest.warns(ConvergenceWarning, match="did not converge in 3 iterations"):
+        GKFPUALClassifier(max_iter=3).fit(X, s)
+
+
+def test_self_learning_that_labels_nothing_says_so():
+    from sklearn.dummy import DummyClassifier
+
+    from weakfs.semi_supervised import SelfLearningClassifier
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    y[20:] = -1
+    clf = SelfLearningClassifier(DummyClassifier(strategy="prior"), threshold=0.99)
+    with pytest.warns(UserWarning, match="pseudo-labeled none of the 40 unlabeled rows"):
+        clf.fit(X, y)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
+from joblib import Parallel, delayed
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
@@ -133,8 +133,11 @@ class CompactGA(MaskSearch):
     cache : bool, default=True
         Evaluate each distinct mask once per term (``weakfs.search.CachedObjective``).
     n_jobs : int or None, default=None
-        2 evaluates the two candidates of an iteration in two threads (the objective must release
-        the GIL to gain, as FSCPU's numba/BLAS mixture fits do).  Results do not depend on it.
+        The two candidates of an iteration are evaluated by ``joblib.Parallel(n_jobs,
+        prefer="threads")``: 2 (or -1) evaluates them in two threads (the objective must release
+        the GIL to gain, as FSCPU's numba/BLAS mixture fits do); None follows the active
+        ``joblib.parallel_config`` (e.g. ``backend="dask"`` sends them to a cluster).  Results do
+        not depend on it.
     progress : bool, default=False
         Show a tqdm bar.
 
@@ -238,7 +241,8 @@ class CompactGA(MaskSearch):
         values = np.full((T, 2, len(terms)), np.nan)
         masks = np.zeros((T, 2, d), dtype=bool)
         log: list[list[float]] = [[] for _ in terms]
-        executor = ThreadPoolExecutor(2) if (self.n_jobs or 1) > 1 or self.n_jobs == -1 else None
+        # batch_size=1: joblib's automatic batching would run two short evaluations as one task
+        parallel = Parallel(n_jobs=self.n_jobs, prefer="threads", batch_size=1)
 
         def evaluate(mask):
             return np.array([f(mask) for f in cached])
@@ -246,15 +250,13 @@ class CompactGA(MaskSearch):
         t_done = 0
         converged = False
         lo = max(float(self.margin), eps) + 1e-12  # within margin of 0/1 (or at the clip bound)
-        try:
+        with parallel:
             for t in progress(range(T), enabled=self.progress, total=T, desc="compact GA"):
                 draws = rng.random_sample((2, d)) < theta
                 ma = repair_mask(draws[0], theta, costs, budget, rng)
                 mb = repair_mask(draws[1], theta, costs, budget, rng)
-                if executor is not None and not np.array_equal(ma, mb):
-                    fut = executor.submit(evaluate, mb)
-                    va = evaluate(ma)
-                    vb = fut.result()
+                if not np.array_equal(ma, mb):
+                    va, vb = parallel(delayed(evaluate)(m) for m in (ma, mb))
                 else:
                     va, vb = evaluate(ma), evaluate(mb)
                 for j in range(len(terms)):
@@ -274,9 +276,6 @@ class CompactGA(MaskSearch):
                 converged = bool(np.all((theta <= lo) | (theta >= 1 - lo)))
                 if self.stop_when_converged and converged:
                     break
-        finally:
-            if executor is not None:
-                executor.shutdown()
         support = top_theta(theta, costs, budget)
         return CompactGAResult(
             support=support,

@@ -312,6 +312,7 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         self.n_iter_ = result["n_iter"] + 1
         self.termination_condition_ = result["termination"]
         self.sample_weight_ = result["sample_weight"]
+        warn_if_nothing_pseudo_labeled(result["y_codes"], labels.labeled)
         return self
 
     def predict_proba(self, X):
@@ -339,6 +340,20 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def warn_if_nothing_pseudo_labeled(y_codes: np.ndarray, labeled: np.ndarray) -> None:
+    """A UserWarning when there were unlabeled rows and self-learning labeled none of them: the
+    classifier is then the supervised one on the labeled rows."""
+    unlabeled = ~np.asarray(labeled, dtype=bool)
+    if unlabeled.any() and not (np.asarray(y_codes)[unlabeled] >= 0).any():
+        warnings.warn(
+            f"self-learning pseudo-labeled none of the {int(unlabeled.sum())} unlabeled rows (no "
+            "vote reached its class threshold): the result is the supervised fit on the labeled "
+            "rows",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def decode_labels(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:

@@ -35,7 +35,13 @@ from weakfs._validation import (
 )
 from weakfs.search import FSGA, CachedObjective, ClassicGA, ForwardSearch, SearchResult
 from weakfs.semi_supervised._criteria import CRITERIA, ForestEvidence, get_criterion
-from weakfs.semi_supervised._self_learning import FORESTS, decode_labels, make_forest, self_learn
+from weakfs.semi_supervised._self_learning import (
+    FORESTS,
+    decode_labels,
+    make_forest,
+    self_learn,
+    warn_if_nothing_pseudo_labeled,
+)
 from weakfs.semi_supervised._ssl_baselines import paper_default_k
 
 __all__ = ["ForestSubsetObjective", "SEWILSelector"]
@@ -376,6 +382,7 @@ class SEWILSelector(SupportSelector):
 
         sla = self_learn(Xf, labels.y_encoded, make_estimator=make_estimator)
         codes = sla["y_codes"]
+        warn_if_nothing_pseudo_labeled(codes, labels.labeled)
         train = codes >= 0
         objective = ForestSubsetObjective(
             Xf[train],

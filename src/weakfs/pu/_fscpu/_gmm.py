@@ -14,16 +14,23 @@ final E-step), written for speed.  Two implementations of the same EM iteration:
   The precisions come from a numba Cholesky and triangular inverse of the ``K`` covariances.
   On Spambase (29 columns, about 6 nonzeros per row) a row costs about 30 products per
   component instead of ``d^2 = 841``;
-* **dense**: the E-step of all ``K`` components is one matrix product ``X @ [P_1 ... P_K]`` with
-  the stacked Cholesky factors of the precisions, and the M-step one product for all ``K``
-  second moments.
+* **dense** (:class:`_DenseEM`; one numba pass per EM iteration over blocks of rows that stay
+  in cache, BLAS called from numba, no GIL): the E-step of all ``K`` components is one matrix
+  product ``[P_1 ... P_K]^T [x, 1]`` with the stacked Cholesky factors of the precisions, the
+  M-step one product for all ``K`` second moments about the current means (or, where most
+  responsibilities are negligible, one product per component over its rows that count).  By
+  default (``precision="mixed"``) the E-step product runs in float32, and the M-step product
+  too while the covariances are well conditioned; everything else (Cholesky factors,
+  log-densities, log-likelihood sums, responsibilities, accumulation across blocks) in float64.
 
 Both give the same parameters up to rounding (tested against each other and against
-scikit-learn from the same start).  Also:
+scikit-learn from the same start; the mixed-precision dense fits within 1e-6 of the float64 ones
+in mean log-likelihood per row on the FSCPU benchmarks).  Also:
 
 * the k-means initialisation (k-means++ with ``2 + floor(ln K)`` local trials, then Lloyd
   iterations as in scikit-learn's ``KMeans(n_init=1)``) runs in numba over the nonzeros of the
-  rows (tested equal to scikit-learn's Lloyd from the same seeds);
+  rows, or with BLAS distances on dense rows (tested equal to scikit-learn's Lloyd from the same
+  seeds);
 * ``resp_init`` starts EM from given responsibilities or hard labels (a *warm start*);
 * BLAS is limited to one thread inside a fit (small matrices: more threads only add overhead and
   oversubscribe a shared machine); parallelism comes from fitting candidates in parallel threads
@@ -43,23 +50,29 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from weakfs.pu._fscpu._gmm_kernels import (
+    blas_gemm,
     csr_rows,
-    dense_em_block,
+    dense_em_pass,
+    dense_terms,
     em_pass_terms,
     estep_from_sq,
     gaussian_terms,
     gaussian_terms_diag,
     lloyd_csr,
+    lloyd_step,
     m_step_terms,
+    nearest_center,
     row_terms,
     row_terms_diag,
     sq_distances_csr,
+    sq_distances_from_dot,
 )
 
 __all__ = ["MixtureFit", "fit_gaussian_mixture", "kmeans"]
 
 _EPS10 = 10 * np.finfo(np.float64).eps
 _LOG_2PI = np.log(2 * np.pi)
+_SINGULAR = "a mixture component has a singular covariance; increase reg_covar"
 #: "auto" uses the sparse full-covariance EM when the nonzero pairs of the rows are at most this
 #: share of all pairs (measured crossover, see ``docs/fscpu.md``).
 SPARSE_PAIR_FRACTION = 0.3
@@ -84,20 +97,36 @@ class MixtureFit:
     covariances: np.ndarray
 
 
-def _squared_distances(csr, x_sq: np.ndarray, centers: np.ndarray) -> np.ndarray:
+#: k-means takes its distances from BLAS products ``X @ C^T`` when more than this share of the
+#: entries are nonzero, else from numba sums over the nonzeros of each row (same distances).
+DENSE_KMEANS_FRACTION = 0.3
+
+
+def _squared_distances(csr, x_sq: np.ndarray, centers: np.ndarray, X=None) -> np.ndarray:
+    """Squared distances of the rows to ``centers``: over the nonzeros, or by BLAS given ``X``."""
     out = np.empty((x_sq.shape[0], centers.shape[0]))
-    sq_distances_csr(*csr, x_sq, np.ascontiguousarray(centers), out)
+    centers = np.ascontiguousarray(centers)
+    if X is None:
+        sq_distances_csr(*csr, x_sq, centers, out)
+    else:
+        sq_distances_from_dot(X @ centers.T, x_sq, centers, out)
     return out
 
 
-def _kmeans_plusplus(X: np.ndarray, csr, k: int, x_sq: np.ndarray, rng) -> np.ndarray:
-    """Greedy k-means++ seeding (scikit-learn's: ``2 + floor(ln k)`` local trials per center)."""
+def _kmeans_plusplus(
+    X: np.ndarray, csr, k: int, x_sq: np.ndarray, rng, *, dense: bool = False
+) -> np.ndarray:
+    """Greedy k-means++ seeding (scikit-learn's: ``2 + floor(ln k)`` local trials per center).
+
+    ``dense``: distances by BLAS products instead of over the nonzeros of the rows.
+    """
     n = X.shape[0]
+    Xd = X if dense else None
     n_trials = 2 + int(np.log(k))
     centers = np.empty((k, X.shape[1]))
     first = rng.randint(n)
     centers[0] = X[first]
-    closest = _squared_distances(csr, x_sq, centers[:1])[:, 0]
+    closest = _squared_distances(csr, x_sq, centers[:1], Xd)[:, 0]
     pot = closest.sum()
     for c in range(1, k):
         if pot <= 0:  # fewer distinct rows than clusters: duplicate rows
@@ -106,7 +135,7 @@ def _kmeans_plusplus(X: np.ndarray, csr, k: int, x_sq: np.ndarray, rng) -> np.nd
             rand_vals = rng.random_sample(n_trials) * pot
             candidates = np.searchsorted(np.cumsum(closest), rand_vals)
             np.clip(candidates, None, n - 1, out=candidates)
-        dist = _squared_distances(csr, x_sq, X[candidates])  # (n, trials)
+        dist = _squared_distances(csr, x_sq, X[candidates], Xd)  # (n, trials)
         np.minimum(closest[:, None], dist, out=dist)
         pots = dist.sum(0)
         best = int(np.argmin(pots))
@@ -124,7 +153,8 @@ def kmeans(
     Stops when the labels no longer change or the total squared center shift is at most
     ``tol * mean(var(X, axis=0))``.  Returns ``(labels, centers, inertia)``.  The distances
     are computed over the nonzero entries of each row (numba), which is exact and fast on
-    sparse data.
+    sparse data, or by BLAS products when more than ``DENSE_KMEANS_FRACTION`` of the entries
+    are nonzero.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     return _kmeans(X, csr_rows(X)[:3], n_clusters, max_iter, tol, check_random_state(random_state))
@@ -135,9 +165,28 @@ def _kmeans(X, csr, n_clusters, max_iter, tol, rng):
     csr = (csr[0].astype(np.uint64), csr[1].astype(np.uint64), csr[2])
     x_sq = (X * X).sum(1)
     tol_abs = tol * float(np.mean(np.var(X, axis=0)))
-    centers = _kmeans_plusplus(X, csr, n_clusters, x_sq, rng)
-    labels, centers, inertia = lloyd_csr(*csr, x_sq, centers, max_iter, tol_abs)
+    dense = len(csr[2]) > DENSE_KMEANS_FRACTION * X.size
+    centers = _kmeans_plusplus(X, csr, n_clusters, x_sq, rng, dense=dense)
+    if dense:
+        labels, centers, inertia = _lloyd_dense(X, csr, x_sq, centers, max_iter, tol_abs)
+    else:
+        labels, centers, inertia = lloyd_csr(*csr, x_sq, centers, max_iter, tol_abs)
     return labels.astype(np.intp), centers, float(inertia)
+
+
+def _lloyd_dense(X, csr, x_sq, centers, max_iter, tol_abs):
+    """:func:`lloyd_csr` with the distances from one BLAS product ``X @ C^T`` per step."""
+    n = X.shape[0]
+    dot = np.empty((n, centers.shape[0]))
+    dist = np.empty_like(dot)
+    labels = np.full(n, -1, dtype=np.int64)
+    for _ in range(max_iter):
+        sq_distances_from_dot(np.matmul(X, centers.T, out=dot), x_sq, centers, dist)
+        centers, shift, same = lloyd_step(*csr, dist, centers, labels)
+        if same or shift <= tol_abs:
+            break
+    sq_distances_from_dot(np.matmul(X, centers.T, out=dot), x_sq, centers, dist)
+    return labels, centers, nearest_center(dist, labels)
 
 
 def _m_step_diag(X, resp, reg_covar):
@@ -150,19 +199,9 @@ def _m_step_diag(X, resp, reg_covar):
     return nk / n, means, cov
 
 
-def _precision_cholesky(cov, covariance_type):
-    if covariance_type == "full":
-        try:
-            chol = np.linalg.cholesky(cov)
-        except np.linalg.LinAlgError as exc:
-            raise np.linalg.LinAlgError(
-                "a mixture component has a singular covariance; increase reg_covar"
-            ) from exc
-        d = cov.shape[1]
-        prec_chol = np.linalg.inv(chol).transpose(0, 2, 1)  # upper triangular, P P^T = Sigma^-1
-        log_det = np.log(prec_chol[:, np.arange(d), np.arange(d)]).sum(1)
-        return prec_chol, log_det
-    prec = 1.0 / cov
+def _precision_diag(var):
+    """Precisions and ``log det`` of their square roots for diagonal covariances ``var`` (K, d)."""
+    prec = 1.0 / var
     return prec, 0.5 * np.log(prec).sum(1)
 
 
@@ -182,7 +221,7 @@ def _run_dense_diag(X, resp, reg_covar, tol, max_iter):
     converged = False
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
-        prec, log_det = _precision_cholesky(cov, "diag")
+        prec, log_det = _precision_diag(cov)
         log_norm, resp = _e_step_diag(X, weights, means, prec, log_det, resp)
         new_lower = float(log_norm.mean())
         weights, means, cov = _m_step_diag(X, resp, reg_covar)
@@ -191,98 +230,105 @@ def _run_dense_diag(X, resp, reg_covar, tol, max_iter):
         if abs(change) < tol:
             converged = True
             break
-    prec, log_det = _precision_cholesky(cov, "diag")
+    prec, log_det = _precision_diag(cov)
     log_norm, resp = _e_step_diag(X, weights, means, prec, log_det, resp)
     return resp, float(log_norm.mean()), n_iter, converged, weights, means, cov
 
 
-#: Rows per block of the dense EM pass: the float32 blocks ``Y`` and ``W`` (rows x K d) stay in
-#: a core's L2 cache between the two matrix products and the numba pass over them.
+#: "mixed" precision runs the M-step's product in float32 while no covariance has an
+#: infinity-norm condition number above this (float32 moments then move a log-determinant by
+#: about 2e-8 times it, measured; beyond, e.g. near-collinear columns, float64).
+FLOAT32_MOMENTS_COND = 1e4
+#: Values per block of the dense EM pass (rows x K d): a float32 block stays in a core's L2
+#: cache between the two matrix products and the numba pass over it.
 _BLOCK_VALUES = 1 << 17
 
 
 class _DenseEM:
-    """Full-covariance EM on dense rows: per block of rows, two matrix products and one numba pass.
+    """Full-covariance EM on dense rows: one numba pass (BLAS inside, no GIL) per EM iteration.
 
-    E-step: ``Y = X_b @ [P_1 ... P_K]`` (the stacked Cholesky factors of the precisions, one
-    product for all ``K`` components), then :func:`dense_em_block` finishes the log-densities
-    and responsibilities and writes ``W = [r_1 (X_b - c_1), ..., r_K (X_b - c_K)]``; M-step: one
-    product ``W^T X_b`` accumulates all ``K`` second moments about the current means ``c_k``
-    (float64 across blocks).  With ``precision="mixed"`` the two products run in float32 (the
-    cost of a fit) and everything else in float64: the Cholesky factorisations, the
-    log-likelihood sums, the first moments, the accumulation across blocks.  Centring the second
-    moments on ``c_k`` keeps them free of the cancellation of ``E[xx'] - mu mu'`` (a tight
-    component far from the origin), which float32 could not afford.
+    Per block of rows (:func:`dense_em_pass`): E-step ``Z^T = S^T [X_b, 1]^T`` with ``S`` the
+    stacked ``[[U_1 ... U_K], [-U_1^T mu_1 ... -U_K^T mu_K]]`` (``U_k`` the Cholesky factor of
+    the precision, :func:`dense_terms`: one product for all ``K`` components), then the
+    log-densities and responsibilities; M-step statistics ``sum_i r_ik (x_i - c_k) [x_i, 1]``
+    about the current means ``c_k`` (one product ``W^T [X_b, 1]`` for all components, or one per
+    component over its rows with a responsibility above ``TINY_RESP``), accumulated in float64
+    across blocks.
+
+    Precision (``precision="mixed"``): the E-step product in float32 changes a mean
+    log-likelihood by about 1e-7 (measured; ``z`` only enters through ``||z||^2`` and the errors
+    of the rows average out).  The moments are the delicate part: their float32 rounding moves
+    the small eigenvalues of an ill-conditioned covariance (RT-IoT2022's near-collinear
+    columns: condition numbers 1e5-1e6, log-determinants off by 1e-3), so they run in float32
+    only while every covariance has a condition number of at most ``FLOAT32_MOMENTS_COND``
+    (log-determinants then within about 2e-8 times it), else in float64.  Centring them on
+    ``c_k`` avoids the cancellation of ``E[xx'] - mu mu'`` for a component far from the origin.
     """
 
     def __init__(self, X: np.ndarray, n_components: int, reg_covar: float, precision: str):
         self.n, self.d = X.shape
         self.K = n_components
         self.reg_covar = reg_covar
+        n, d, Kd = self.n, self.d, self.K * self.d
         dtype = np.float32 if precision == "mixed" else np.float64
+        self.e_gemm = blas_gemm(dtype)
         self.X = X
-        self.Xp = X.astype(dtype) if dtype is np.float32 else X
-        Kd = self.K * self.d
-        self.block = max(64, min(self.n, _BLOCK_VALUES // Kd))
-        self.Y = np.empty((self.block, Kd), dtype=dtype)
-        self.W = np.empty((self.block, Kd), dtype=dtype)
-        self.acc_block = np.empty((Kd, self.d), dtype=dtype)
-        self.stack = np.empty((self.d, Kd), dtype=dtype)
-        self.acc = np.empty((Kd, self.d))
+        self.Xt = np.ascontiguousarray(X.T)
+        self.X1t = np.ones((d + 1, n), dtype=dtype)  # [X, 1]^T for the E-step
+        self.X1t[:d] = self.Xt
+        rows = max(64, min(n, _BLOCK_VALUES // Kd))
+        self.zbuf = np.empty(Kd * rows, dtype=dtype)
+        # M-step operands ([X, 1], the W buffer, gemm) per dtype: float32 only in "mixed"
+        self.m_parts = {}
+        for m_dtype in {dtype, np.float64}:
+            X1 = np.ones((n, d + 1), dtype=m_dtype)
+            X1[:, :d] = X
+            self.m_parts[m_dtype] = (blas_gemm(m_dtype), X1, np.empty(Kd * rows, dtype=m_dtype))
+        self.m_dtype = np.float64  # until the covariances are known
+        self.stack_t = np.empty((Kd, d + 1), dtype=dtype)
+        self.acc = np.empty((Kd, d + 1))
         self.nk = np.empty(self.K)
-        self.s1 = np.empty((self.K, self.d))
-        self.shift = np.empty(Kd)
         self.const = np.empty(self.K)
-        self.centers = np.zeros((self.K, self.d))
+        self.cond = np.empty(self.K)
+        self.centers = np.zeros((self.K, d))
 
     def set_parameters(self, weights, means, cov) -> None:
         """Precision factors, shifts and constants of the E-step; the means become the centers."""
-        K, d = self.K, self.d
-        prec, log_det = _precision_cholesky(cov, "full")
-        self.stack[:] = prec.transpose(1, 0, 2).reshape(d, K * d)
-        self.shift[:] = np.einsum("kd,kde->ke", means, prec).reshape(K * d)
-        self.const[:] = -0.5 * d * _LOG_2PI + log_det + np.log(weights)
+        if not dense_terms(cov, means, weights, self.stack_t, self.const, self.cond):
+            raise np.linalg.LinAlgError(_SINGULAR)
         self.centers[:] = means
+        well_conditioned = self.cond.max() <= FLOAT32_MOMENTS_COND
+        self.m_dtype = np.float32 if well_conditioned and np.float32 in self.m_parts else np.float64
 
     def run_pass(self, resp, estep: bool, stats: bool) -> float:
-        """One pass over the rows; returns the sum of the log-likelihoods (E-step)."""
-        if stats:
-            self.acc[:] = 0.0
-            self.nk[:] = 0.0
-            self.s1[:] = 0.0
-        total = 0.0
-        for start in range(0, self.n, self.block):
-            stop = min(start + self.block, self.n)
-            rows = stop - start
-            Xp = self.Xp[start:stop]
-            Y, W = self.Y[:rows], self.W[:rows]
-            if estep:
-                np.matmul(Xp, self.stack, out=Y)
-            total += dense_em_block(
-                Y,
-                self.shift,
-                self.const,
-                self.X[start:stop],
-                self.centers,
-                estep,
-                stats,
-                resp[start:stop],
-                W,
-                self.nk,
-                self.s1,
-            )
-            if stats:
-                np.matmul(W.T, Xp, out=self.acc_block)
-                self.acc += self.acc_block
-        return total
+        """One pass over the rows (numba, no GIL); returns the sum of the log-likelihoods."""
+        m_gemm, X1, wbuf = self.m_parts[self.m_dtype]
+        return dense_em_pass(
+            self.e_gemm,
+            m_gemm,
+            self.X1t,
+            X1,
+            self.Xt,
+            self.stack_t,
+            self.const,
+            self.centers,
+            estep,
+            stats,
+            resp,
+            self.zbuf,
+            wbuf,
+            self.acc,
+            self.nk,
+        )
 
     def m_step(self):
         """Parameters from the statistics of the last pass (about the centers ``c_k``)."""
         K, d = self.K, self.d
         nk = self.nk + _EPS10
-        shift = self.s1 / nk[:, None]  # mean minus center
+        s1 = self.acc[:, d].reshape(K, d)  # sum_i r_ik (x_i - c_k)
+        shift = s1 / nk[:, None]  # mean minus center
         # sum_i r_ik (x_i - c_k)(x_i - c_k)^T = W^T X - s1_k c_k^T
-        cov = self.acc.reshape(K, d, d) - self.s1[:, :, None] * self.centers[:, None, :]
+        cov = self.acc[:, :d].reshape(K, d, d) - s1[:, :, None] * self.centers[:, None, :]
         cov /= nk[:, None, None]
         cov -= shift[:, :, None] * shift[:, None, :]
         cov = 0.5 * (cov + cov.transpose(0, 2, 1))
@@ -360,9 +406,7 @@ class _SparseEM:
         if self.diag:
             gaussian_terms_diag(cov, means, weights, self.table, self.const)
         elif not gaussian_terms(cov, means, weights, self.table, self.const):
-            raise np.linalg.LinAlgError(
-                "a mixture component has a singular covariance; increase reg_covar"
-            )
+            raise np.linalg.LinAlgError(_SINGULAR)
 
     def run(self, resp, tol, max_iter):
         """EM from initial responsibilities; returns the fit's pieces (dense-path semantics)."""
@@ -428,11 +472,13 @@ def fit_gaussian_mixture(
         "auto" takes "sparse" when the nonzero pairs ``x_a x_b`` (``a <= b``; the nonzero
         entries for ``covariance_type="diag"``) are at most ``SPARSE_PAIR_FRACTION`` of all.
     precision : {"mixed", "float64"}, default="mixed"
-        Arithmetic of the dense full-covariance EM: "mixed" runs its two large matrix products
-        per iteration (the E-step's ``X @ [P_1 ... P_K]`` and the M-step's second moments) in
-        float32, everything else in float64 (Cholesky factors, log-likelihood sums, first
-        moments, accumulation across row blocks); "float64" runs all in float64 (the reference).
-        The sparse kernel and the diagonal model always run in float64.
+        Arithmetic of the dense full-covariance EM.  "mixed": the E-step's matrix product
+        (``U_k^T (x - mu_k)`` for all components) in float32, the M-step's (the second moments)
+        in float32 while every covariance has a condition number (infinity norm) of at most
+        ``FLOAT32_MOMENTS_COND`` and in float64 otherwise; everything else in float64 (Cholesky
+        factors, log-densities, log-likelihood sums, responsibilities, the accumulation of the
+        moments across row blocks).  "float64": all in float64 (the reference; scikit-learn's
+        fit to rounding).  The sparse kernel and the diagonal model always run in float64.
 
     Returns
     -------

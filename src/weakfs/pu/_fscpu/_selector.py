@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import ClassVar
 
 import numpy as np
+from joblib.parallel import get_active_backend
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
@@ -33,6 +34,12 @@ from weakfs.search import CachedObjective, CompactGA
 __all__ = ["ClusterAssumptionObjective", "FSCPUSelector"]
 
 CLUSTERINGS = ("gmm", "gmm-diag", "kmeans")
+
+
+def _thread_backend() -> bool:
+    """Whether joblib evaluates the candidates in threads of this process (``CompactGA``'s
+    ``n_jobs``: ``prefer="threads"``, unless a ``joblib.parallel_config`` says otherwise)."""
+    return bool(getattr(get_active_backend(prefer="threads")[0], "uses_threads", False))
 
 
 class ClusterAssumptionObjective:
@@ -92,6 +99,16 @@ class ClusterAssumptionObjective:
         self.n_em_iter: list[int] = []
         self._warm: np.ndarray | None = None
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        # joblib backends other than threads (e.g. dask) evaluate pickled copies
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
         self._lock = threading.Lock()
 
     def _mask_seed(self, key: bytes) -> int:
@@ -179,7 +196,12 @@ class FSCPUSelector(SupportSelector):
     cache : bool, default=True
         Evaluate each distinct mask once.
     %(n_jobs)s
-        2 (or -1) fits the two candidates of an iteration in parallel threads.
+        The two candidates of an iteration are clustered through ``joblib.Parallel(n_jobs,
+        prefer="threads")``: 2 (or -1) fits them in two threads; inside ``with
+        joblib.parallel_config(backend="dask"):`` (``n_jobs=None``) they go to the dask cluster.
+        The result does not depend on it.  With a backend that runs them in other processes,
+        ``n_evaluations_`` and ``log_likelihoods_`` count only the fits run in this process, and
+        ``warm_start=True`` is refused.
     %(random_state)s
         It seeds the compact GA's draws and every mixture fit's k-means start.
     %(verbose)s
@@ -304,6 +326,11 @@ class FSCPUSelector(SupportSelector):
         if self.n_clusters > n:
             raise ValueError(
                 f"n_clusters={self.n_clusters} is larger than the number of rows ({n})"
+            )
+        if self.warm_start and self.n_jobs != 1 and not _thread_backend():
+            raise ValueError(
+                "warm_start=True needs the candidates evaluated in this process: use n_jobs=1 "
+                "or a thread-based joblib backend (its state is the previous winner's clustering)"
             )
         seed_ga, seed_cluster = spawn_seeds(self.random_state, 2)
         cluster = ClusterAssumptionObjective(

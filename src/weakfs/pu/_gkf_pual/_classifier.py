@@ -11,10 +11,12 @@ positive-unlabeled learning with variable selection", Information Sciences 690 (
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
 from sklearn.base import _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._labels import check_pu_target
@@ -31,6 +33,26 @@ from weakfs.pu._gkf_pual._admm import (
 )
 
 __all__ = ["GKFPUALClassifier"]
+
+
+def _warn_not_converged(history: list[dict], n_iter: int) -> None:
+    """A ConvergenceWarning naming the residuals at the stop (and whether they grew)."""
+    last = history[-1] if history else {}
+    grew = len(history) >= 3 and history[-1]["primal_residual"] > 10 * min(
+        h["primal_residual"] for h in history
+    )
+    warnings.warn(
+        f"the ADMM did not converge in {n_iter} iterations (primal residual "
+        f"{last.get('primal_residual', float('nan')):.3g}, dual residual "
+        f"{last.get('dual_residual', float('nan')):.3g})"
+        + (
+            "; the residuals grew, so the problem may be badly scaled (standardize=True)"
+            if grew
+            else "; raise max_iter or keep adaptive_mu=True"
+        ),
+        ConvergenceWarning,
+        stacklevel=3,
+    )
 
 
 class GKFPUALClassifier(_StandardizedPUClassifier):
@@ -273,6 +295,8 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.history_ = history
+        if not converged:
+            _warn_not_converged(history, n_iter)
         s_o = s[order]
         self.objective_ = gkf_pual_objective(
             alpha,

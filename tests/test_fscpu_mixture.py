@@ -1,0 +1,117 @@
+"""FSCPU's dense mixture EM: mixed precision vs float64 vs scikit-learn, dense k-means, the
+vectorised exp."""
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.mixture import GaussianMixture
+from sklearn.mixture._gaussian_mixture import _estimate_gaussian_parameters
+
+from weakfs.pu._fscpu import _gmm
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
+
+
+def _scaled_clusters(seed=0, n=1500, d=8, k=5):
+    """Min-max scaled blobs (as FSCPU's experiments scale), one of them flat in column 0: a
+    near-singular covariance (reg_covar only), the hard case for float32."""
+    rng = np.random.RandomState(seed)
+    lab = rng.randint(k, size=n)
+    centers = rng.uniform(0, 10, (k, d))
+    X = centers[lab] + rng.normal(size=(n, d)) * rng.uniform(0.3, 1.5, (k, d))[lab]
+    X[lab == 0, 0] = 4.0
+    X = (X - X.min(0)) / (X.max(0) - X.min(0))
+    return X, lab
+
+
+def _sklearn_from(X, labels, k, **kw):
+    w, m, cov = _estimate_gaussian_parameters(X, np.eye(k)[labels], 1e-6, "full")
+    prec = np.linalg.inv(cov)
+    return GaussianMixture(
+        k, weights_init=w / w.sum(), means_init=m, precisions_init=(prec + prec.mT) / 2, **kw
+    ).fit(X)
+
+
+def _overlapping(seed=0, n=1200, d=6, k=4):
+    """Min-max scaled, heavily overlapping, well-conditioned components: every responsibility
+    counts (one M-step product for all components) and "mixed" takes float32 moments."""
+    rng = np.random.RandomState(seed)
+    lab = rng.randint(k, size=n)
+    X = rng.uniform(0, 2, (k, d))[lab] + rng.normal(size=(n, d))
+    return (X - X.min(0)) / (X.max(0) - X.min(0)), lab
+
+
+@pytest.mark.parametrize("block_values", [None, 600])
+@pytest.mark.parametrize("data", ["separated", "overlapping"])
+def test_dense_mixed_precision_matches_float64_and_sklearn(monkeypatch, block_values, data):
+    if block_values is not None:  # many blocks and a partial last one
+        monkeypatch.setattr(_gmm, "_BLOCK_VALUES", block_values)
+    X, _ = _scaled_clusters() if data == "separated" else _overlapping()
+    k = 5 if data == "separated" else 4
+    labels = kmeans(X, k, random_state=0)[0]
+    kw = dict(resp_init=labels, algorithm="dense")
+    mixed = fit_gaussian_mixture(X, k, **kw)
+    ref = fit_gaussian_mixture(X, k, precision="float64", **kw)
+    # the M-step "mixed" takes at the fit: float64 moments for the flat (ill-conditioned)
+    # component, float32 ones for the overlapping components
+    em = _gmm._DenseEM(X - X.mean(0), k, 1e-6, "mixed")
+    em.set_parameters(ref.weights, ref.means - X.mean(0), ref.covariances)
+    assert em.m_dtype == (np.float64 if data == "separated" else np.float32)
+    assert np.mean(ref.resp > 1e-40) < 0.5 if data == "separated" else np.all(ref.resp > 1e-40)
+    sk = _sklearn_from(X, labels, k)
+    # float64: scikit-learn's EM to rounding
+    assert ref.n_iter == sk.n_iter_
+    assert ref.log_likelihood == pytest.approx(sk.score(X), abs=1e-9)
+    np.testing.assert_allclose(ref.means, sk.means_, atol=1e-9)
+    np.testing.assert_allclose(ref.covariances, sk.covariances_, rtol=1e-6, atol=1e-10)
+    assert np.array_equal(ref.labels, sk.predict(X))
+    # mixed precision: the issue's tolerances, in practice far inside them
+    assert mixed.log_likelihood == pytest.approx(ref.log_likelihood, abs=1e-3)
+    assert np.mean(mixed.labels == ref.labels) >= 0.99
+    np.testing.assert_allclose(mixed.weights, ref.weights, atol=1e-4)
+    np.testing.assert_allclose(mixed.means, ref.means, atol=1e-4)
+    np.testing.assert_allclose(mixed.covariances, ref.covariances, atol=1e-4)
+    np.testing.assert_allclose(mixed.resp.sum(1), 1.0)
+
+
+def test_dense_mixed_precision_with_kmeans_start_and_bad_option():
+    X, _ = _scaled_clusters(1, n=800)
+    fits = [fit_gaussian_mixture(X, 5, random_state=3, precision=p) for p in ("mixed", "float64")]
+    assert fits[0].log_likelihood == pytest.approx(fits[1].log_likelihood, abs=1e-3)
+    assert np.mean(fits[0].labels == fits[1].labels) >= 0.99
+    with pytest.raises(ValueError, match="precision"):
+        fit_gaussian_mixture(X, 5, precision="float16")
+
+
+def test_dense_kmeans_equals_sklearn_lloyd_from_same_seeds():
+    from sklearn.cluster import KMeans
+
+    from weakfs.pu._fscpu._gmm_kernels import csr_rows
+
+    X, _ = _scaled_clusters(2)
+    csr = csr_rows(X)[:3]
+    x_sq = (X * X).sum(1)
+    assert len(csr[2]) > _gmm.DENSE_KMEANS_FRACTION * X.size  # the BLAS-distance path
+    seeds = _gmm._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0), dense=True)
+    # the same seeds as the sparse-distance seeding (distances equal to rounding)
+    seeds_csr = _gmm._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0))
+    np.testing.assert_allclose(seeds, seeds_csr)
+    ours, centers, inertia = kmeans(X, 4, random_state=0)
+    km = KMeans(4, init=seeds, n_init=1, algorithm="lloyd").fit(X)
+    assert np.array_equal(ours, km.labels_)
+    np.testing.assert_allclose(centers, km.cluster_centers_, atol=1e-10)
+    assert inertia == pytest.approx(km.inertia_, rel=1e-9)
+
+
+def test_vectorised_exp_within_one_ulp_of_math_exp():
+    from weakfs.pu._fscpu._gmm_kernels import _exp_shifted
+
+    x = np.concatenate([-np.geomspace(1e-12, 707.9, 4000), [0.0, -1e-300, -708.1, -745.0]])
+    row, tot = x.copy(), np.zeros_like(x)
+    _exp_shifted(row, np.zeros_like(x), np.empty(x.size, dtype=np.int64), tot)
+    expected = np.array([math.exp(v) for v in x])
+    keep = x >= -708.0
+    ulps = np.abs(row[keep] - expected[keep]) / np.spacing(expected[keep])
+    assert ulps.max() <= 1.0
+    assert np.all(row[~keep] == 0.0)  # subnormal results (< 1e-307) are flushed to 0
+    np.testing.assert_array_equal(tot, row)
