@@ -14,6 +14,7 @@ statistics of a whole matrix are computed with one ``np.bincount`` over column-o
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
 
 __all__ = [
     "bin_equal_width",
@@ -33,6 +34,15 @@ __all__ = [
 ]
 
 _INT64_SAFE = np.iinfo(np.int64).max // 2
+# columns per block in the whole-matrix statistics: bounds the int64 temporaries to ~32 MB
+_BLOCK_ENTRIES = 1 << 22
+
+
+def _column_blocks(n_rows: int, n_cols: int):
+    """Column slices whose ``n_rows x width`` int64 temporaries stay near ``_BLOCK_ENTRIES``."""
+    width = max(1, _BLOCK_ENTRIES // max(n_rows, 1))
+    for start in range(0, n_cols, width):
+        yield slice(start, min(start + width, n_cols))
 
 
 def _log(base: float) -> float:
@@ -183,10 +193,16 @@ def mutual_information_columns(X, y, *, base: float = 2) -> np.ndarray:
     >>> mutual_information_columns([[0, 1], [1, 1], [0, 0], [1, 0]], [0, 1, 0, 1])
     array([1., 0.])
     """
-    codes, sizes = _encode_columns(X)
+    arr = np.asarray(X)
+    if arr.ndim == 1:
+        arr = arr[:, None]
     y_codes, k_y = encode(np.asarray(y).ravel())
-    _check_same_length(codes, y_codes)
-    return _columnwise_mi(codes, sizes, y_codes, k_y, base)
+    _check_same_length(arr, y_codes)
+    out = np.empty(arr.shape[1])
+    for block in _column_blocks(*arr.shape):
+        codes, sizes = _encode_columns(arr[:, block])
+        out[block] = _columnwise_mi(codes, sizes, y_codes, k_y, base)
+    return out
 
 
 def joint_mutual_information_columns(X, j: int, y, *, base: float = 2) -> np.ndarray:
@@ -194,11 +210,18 @@ def joint_mutual_information_columns(X, j: int, y, *, base: float = 2) -> np.nda
 
     This is the inner step of JMI: the joint MI of each candidate with one already-selected feature.
     """
-    codes, sizes = _encode_columns(X)
+    arr = np.asarray(X)
+    if arr.ndim == 1:
+        arr = arr[:, None]
     y_codes, k_y = encode(np.asarray(y).ravel())
-    _check_same_length(codes, y_codes)
-    pair_codes = codes * sizes[j] + codes[:, [j]]
-    return _columnwise_mi(pair_codes, sizes * sizes[j], y_codes, k_y, base)
+    _check_same_length(arr, y_codes)
+    code_j, size_j = encode(arr[:, j])
+    out = np.empty(arr.shape[1])
+    for block in _column_blocks(*arr.shape):
+        codes, sizes = _encode_columns(arr[:, block])
+        pair_codes = codes * size_j + code_j[:, None]
+        out[block] = _columnwise_mi(pair_codes, sizes * size_j, y_codes, k_y, base)
+    return out
 
 
 def bin_equal_width(values, lo, hi, n_bins: int) -> np.ndarray:
@@ -280,8 +303,21 @@ def equal_width_bins(
 
 
 def discretize(X, n_bins: int = 5) -> np.ndarray:
-    """Equal-width codes; columns with at most ``n_bins`` distinct values are kept as they are."""
-    codes, _ = equal_width_bins(X, n_bins=n_bins, keep_discrete_up_to=n_bins)
+    """Equal-width codes; columns with at most ``n_bins`` distinct values are kept as they are.
+
+    A sparse matrix is coded one column at a time (implicit zeros are values like any other),
+    into the smallest unsigned integer type that holds ``n_bins`` codes, so that only the code
+    matrix (one byte per entry for ``n_bins <= 256``) is ever held; the codes equal those of the
+    dense matrix.
+    """
+    if not sparse.issparse(X):
+        codes, _ = equal_width_bins(X, n_bins=n_bins, keep_discrete_up_to=n_bins)
+        return codes
+    X = sparse.csc_matrix(X)
+    codes = np.empty(X.shape, dtype=np.min_scalar_type(max(n_bins - 1, 1)))
+    for j in range(X.shape[1]):
+        column = X[:, [j]].toarray()
+        codes[:, j] = equal_width_bins(column, n_bins=n_bins, keep_discrete_up_to=n_bins)[0][:, 0]
     return codes
 
 

@@ -7,6 +7,7 @@ import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
+from scipy import sparse
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
@@ -25,6 +26,15 @@ __all__ = [
 ]
 
 
+# the estimators that accept scipy sparse matrices, named in the error of those that do not
+SPARSE_ALTERNATIVES = (
+    "PUExtraTreesClassifier, SemiJMISelector or MRMRSelector (PU labels), SEWILSelector, "
+    "SelfLearningClassifier, SemiFisherSelector, SSLSSelector or RLSRSelector "
+    "(semi-supervised) or "
+    "UFVSSelector (unsupervised)"
+)
+
+
 def validate_X(
     estimator,
     X,
@@ -40,8 +50,15 @@ def validate_X(
 
     scikit-learn's messages already name the problem ("Input X contains NaN", "Sparse data was
     passed ... but dense data is required", "0 feature(s) ... while a minimum of 1 is required").
-    The input is never modified: callers must copy before writing.
+    The input is never modified: callers must copy before writing.  A sparse matrix given to an
+    estimator that needs dense input gets a ``TypeError`` naming the estimators that take one.
     """
+    if accept_sparse is False and sparse.issparse(X):
+        raise TypeError(
+            f"{type(estimator).__name__} needs dense X but got a sparse matrix; convert it with "
+            f"X.toarray() if it fits in memory, or use {SPARSE_ALTERNATIVES}, which take sparse "
+            "matrices as they are"
+        )
     return validate_data(
         estimator,
         X,

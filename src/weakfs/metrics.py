@@ -8,7 +8,10 @@ from weakfs._labels import _as_1d, check_pu_labels
 
 __all__ = [
     "feature_selection_recall",
+    "pu_accuracy_score",
+    "pu_f1_score",
     "pu_precision_recall",
+    "pu_roc_auc_score",
     "puf_score",
 ]
 
@@ -70,18 +73,153 @@ def puf_score(s, y_pred) -> float:
     return float(recall**2 / share)
 
 
+def _check_prior_against_labels(prior, s: np.ndarray) -> float:
+    """The class prior (share of positives among *all* rows) must exceed the labeled share."""
+    if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating, np.integer)):
+        raise TypeError(f"prior must be a float in (0, 1); got {type(prior).__name__}")
+    prior = float(prior)
+    if not 0 < prior < 1:
+        raise ValueError(f"prior must be in (0, 1); got {prior}")
+    labeled_share = float(s.mean())
+    if prior < labeled_share:
+        raise ValueError(
+            f"prior={prior:.4g} is below the share of labeled positives among the rows "
+            f"({labeled_share:.4g}); the prior is the share of positives among all rows, labeled "
+            "ones included"
+        )
+    return prior
+
+
+def _positive_predictions(s: np.ndarray, y_pred) -> np.ndarray:
+    pred = _as_1d(y_pred, "y_pred")
+    if pred.shape[0] != s.shape[0]:
+        raise ValueError(f"s has {s.shape[0]} rows but y_pred has {pred.shape[0]}")
+    return pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
+
+
 def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     """PU-corrected precision and recall under SCAR with a known class prior ``pi``.
 
-    Recall is estimated on the labeled positives; precision as ``recall * pi / P[f(x) = 1]`` with
-    ``P[f(x) = 1]`` over all rows (Bayes' rule), clipped to [0, 1].
+    Recall is estimated on the labeled positives (under SCAR they are a random sample of the
+    positives); precision as ``recall * pi / P[f(x) = 1]`` with ``P[f(x) = 1]`` over all rows
+    (Bayes' rule), clipped to [0, 1].
+
+    Parameters
+    ----------
+    s : array-like of shape (n_samples,)
+        PU labels (1 labeled positive; 0, -1 or False unlabeled).
+    y_pred : array-like of shape (n_samples,)
+        Predictions; positive means ``1`` or ``True`` (``-1``/``0`` negative).
+    prior : float
+        Share of positives among all rows (labeled ones included).
+
+    Returns
+    -------
+    precision, recall : float
+
+    Examples
+    --------
+    >>> pu_precision_recall([1, 0, 0, 0], [1, 1, 0, 0], prior=0.5)
+    (1.0, 1.0)
     """
-    if not 0 < prior < 1:
-        raise ValueError(f"prior must be in (0, 1); got {prior}")
     s = check_pu_labels(s, name="s")
-    pred = _as_1d(y_pred, "y_pred")
-    positive = pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
+    prior = _check_prior_against_labels(prior, s)
+    positive = _positive_predictions(s, y_pred)
     recall = float(positive[s == 1].mean())
     rate = float(positive.mean())
     precision = 0.0 if rate == 0 else min(1.0, recall * prior / rate)
     return precision, recall
+
+
+def pu_f1_score(s, y_pred, prior: float) -> float:
+    """F1 of the positive class estimated from PU labels and the class prior (SCAR).
+
+    The harmonic mean of :func:`pu_precision_recall`'s precision and recall.
+
+    Parameters
+    ----------
+    s : array-like of shape (n_samples,)
+        PU labels (1 labeled positive; 0, -1 or False unlabeled).
+    y_pred : array-like of shape (n_samples,)
+        Predictions; positive means ``1`` or ``True``.
+    prior : float
+        Share of positives among all rows (labeled ones included).
+
+    Examples
+    --------
+    >>> pu_f1_score([1, 1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0], prior=0.5)
+    1.0
+    """
+    precision, recall = pu_precision_recall(s, y_pred, prior)
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def pu_accuracy_score(s, y_pred, prior: float) -> float:
+    """Accuracy estimated from PU labels and the class prior (SCAR).
+
+    With ``TPR`` measured on the labeled positives and ``r = P[f(x) = 1]`` over all rows,
+    ``r = pi TPR + (1 - pi) FPR``, so accuracy ``pi TPR + (1 - pi)(1 - FPR)`` equals
+    ``1 - pi - r + 2 pi TPR`` (clipped to [0, 1]).
+
+    Parameters
+    ----------
+    s : array-like of shape (n_samples,)
+        PU labels (1 labeled positive; 0, -1 or False unlabeled).
+    y_pred : array-like of shape (n_samples,)
+        Predictions; positive means ``1`` or ``True``.
+    prior : float
+        Share of positives among all rows (labeled ones included).
+
+    Examples
+    --------
+    >>> pu_accuracy_score([1, 1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0], prior=0.5)
+    1.0
+    """
+    s = check_pu_labels(s, name="s")
+    prior = _check_prior_against_labels(prior, s)
+    positive = _positive_predictions(s, y_pred)
+    recall = float(positive[s == 1].mean())
+    rate = float(positive.mean())
+    return float(min(1.0, max(0.0, 1.0 - prior - rate + 2.0 * prior * recall)))
+
+
+def pu_roc_auc_score(s, y_score, prior: float) -> float:
+    """ROC AUC of positives against negatives, estimated from PU labels and the class prior.
+
+    Under SCAR the unlabeled rows are a mixture with positive share
+    ``pi_u = (pi - l) / (1 - l)`` (``l`` the share of labeled rows), so the AUC of labeled
+    against unlabeled rows is ``AUC(P vs U) = pi_u / 2 + (1 - pi_u) AUC(P vs N)``; this function
+    returns ``(AUC(P vs U) - pi_u / 2) / (1 - pi_u)``.  The estimate is unbiased and not clipped,
+    so on small folds it can leave [0, 1] slightly; averages over folds stay unbiased.
+
+    Parameters
+    ----------
+    s : array-like of shape (n_samples,)
+        PU labels (1 labeled positive; 0, -1 or False unlabeled).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    prior : float
+        Share of positives among all rows (labeled ones included).
+
+    Examples
+    --------
+    >>> s = [1, 1, 0, 0, 0, 0]
+    >>> round(pu_roc_auc_score(s, [0.9, 0.8, 0.85, 0.7, 0.1, 0.2], prior=0.5), 3)
+    1.0
+    """
+    from sklearn.metrics import roc_auc_score
+
+    s = check_pu_labels(s, name="s")
+    prior = _check_prior_against_labels(prior, s)
+    score = _as_1d(y_score, "y_score")
+    if score.shape[0] != s.shape[0]:
+        raise ValueError(f"s has {s.shape[0]} rows but y_score has {score.shape[0]}")
+    score = np.asarray(score, dtype=float)
+    if not np.isfinite(score).all():
+        raise ValueError("y_score contains NaN or infinite values")
+    labeled_share = float(s.mean())
+    prior_unlabeled = (prior - labeled_share) / (1.0 - labeled_share)
+    if prior_unlabeled >= 1.0:
+        raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
+    auc_pu = float(roc_auc_score(s, score))
+    return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)

@@ -43,8 +43,13 @@ class _InfoSelector(RankingSelector):
         "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
     }
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def _prepare(self, X, y):
-        X, y = validate_X_y(self, X, y)
+        X, y = validate_X_y(self, X, y, accept_sparse=["csc", "csr"])
         s = check_pu_target(self, y)
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
         return discretize(X, self.n_bins), s, k

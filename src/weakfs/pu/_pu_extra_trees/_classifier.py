@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -105,6 +106,23 @@ class PUTree:
         return imp
 
 
+# "no sparse matrix" for the kernel: empty CSC arrays of the types a sparse matrix passes
+_NO_CSC = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float32))
+_PREDICT_BLOCK_ROWS = 4096
+
+
+def _dense_blocks(X):
+    """``(start, dense float32 C-ordered block)`` over the rows of ``X``; a sparse matrix is
+    densified only ``_PREDICT_BLOCK_ROWS`` rows at a time."""
+    if not sparse.issparse(X):
+        yield 0, np.ascontiguousarray(X, dtype=np.float32)
+        return
+    X = X.tocsr()
+    for start in range(0, X.shape[0], _PREDICT_BLOCK_ROWS):
+        block = X[start : start + _PREDICT_BLOCK_ROWS].toarray()
+        yield start, np.ascontiguousarray(block, dtype=np.float32)
+
+
 def _grow_one(X, rows, packed, bootstrap_spec, params, seed):
     """Grow one tree (runs in a joblib thread; the numba kernel releases the GIL)."""
     if bootstrap_spec is not None:
@@ -115,7 +133,12 @@ def _grow_one(X, rows, packed, bootstrap_spec, params, seed):
         keep = (p_count + u_count) > 0
         rows = np.flatnonzero(keep).astype(np.int64)
         packed = p_count[keep].astype(np.int64) + (u_count[keep].astype(np.int64) << 32)
-    out = _k.build_tree(X, rows, packed, X.shape[0], *params, np.uint64(seed))
+    if sparse.issparse(X):
+        placeholder = np.empty((0, X.shape[1]), dtype=np.float32, order="F")
+        csc = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data)
+        out = _k.build_tree(placeholder, rows, packed, X.shape[0], *params, np.uint64(seed), *csc)
+    else:
+        out = _k.build_tree(X, rows, packed, X.shape[0], *params, np.uint64(seed), *_NO_CSC)
     return PUTree(*out)
 
 
@@ -344,8 +367,9 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Every row once; converted to float32 (as scikit-learn's trees do).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Every row once; converted to float32 (as scikit-learn's trees do).  A sparse matrix
+            is read one CSC column at a time and gives the same trees as its dense version.
         y : array-like of shape (n_samples,)
             PU labels (1 = labeled positive; 0, -1 or False = unlabeled); binary labels when
             ``risk="PN"``.
@@ -354,11 +378,16 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_X_y(self, X, y, dtype=np.float32)
+        X, y = validate_X_y(self, X, y, dtype=np.float32, accept_sparse=["csc", "csr"])
         classes, packed, wp, wu, prior, p_rows, u_rows = self._labels(X, y)
         self.classes_ = classes
         self.prior_ = float(prior)
-        Xf = np.asfortranarray(X, dtype=np.float32)
+        if sparse.issparse(X):
+            # CSC columns are read one at a time by the kernel: the matrix is never densified
+            Xf = sparse.csc_matrix(X, dtype=np.float32)
+            Xf.sort_indices()
+        else:
+            Xf = np.asfortranarray(X, dtype=np.float32)
         n, d = Xf.shape
         params = (
             _RISKS[self.risk],
@@ -419,21 +448,35 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
 
     def _accumulate(self, X):
         check_is_fitted(self, "trees_")
-        X = validate_X(self, X, reset=False, dtype=np.float32)
-        X = np.ascontiguousarray(X, dtype=np.float32)
-        n = X.shape[0]
-        proba = np.zeros(n, dtype=np.float64)
-        votes = np.zeros(n, dtype=np.int64)
+        X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
+        proba = np.zeros(X.shape[0], dtype=np.float64)
+        votes = np.zeros(X.shape[0], dtype=np.int64)
         feature, threshold, left, right, value, roots = self._forest
-        n_jobs, chunks = self._chunks(n)
+        for offset, block in _dense_blocks(X):
+            n = block.shape[0]
+            block_proba = proba[offset : offset + n]
+            block_votes = votes[offset : offset + n]
+            n_jobs, chunks = self._chunks(n)
 
-        def work(a, b):
-            _k.predict_forest(X, feature, threshold, left, right, value, roots, a, b, proba, votes)
+            def work(a, b, block=block, block_proba=block_proba, block_votes=block_votes):
+                _k.predict_forest(
+                    block,
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                    value,
+                    roots,
+                    a,
+                    b,
+                    block_proba,
+                    block_votes,
+                )
 
-        if n_jobs == 1:
-            work(0, n)
-        else:
-            Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(a, b) for a, b in chunks)
+            if n_jobs == 1:
+                work(0, n)
+            else:
+                Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(a, b) for a, b in chunks)
         m = roots.shape[0]
         return proba / m, votes / m
 
@@ -459,11 +502,14 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
     def apply(self, X):
         """Leaf index (node id within its tree) of each row in each tree, shape (n, n_trees)."""
         check_is_fitted(self, "trees_")
-        X = validate_X(self, X, reset=False, dtype=np.float32)
-        X = np.ascontiguousarray(X, dtype=np.float32)
+        X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
         feature, threshold, left, right, _value, roots = self._forest
         out = np.empty((X.shape[0], roots.shape[0]), dtype=np.int64)
-        _k.apply_forest(X, feature, threshold, left, right, roots, 0, X.shape[0], out)
+        for offset, block in _dense_blocks(X):
+            n = block.shape[0]
+            _k.apply_forest(
+                block, feature, threshold, left, right, roots, 0, n, out[offset : offset + n]
+            )
         return out
 
     # ------------------------------------------------------------------ inspection
@@ -488,4 +534,5 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
         return tags

@@ -129,6 +129,13 @@ def _is_pure(risk, T, risk_kind):
 # --------------------------------------------------------------------------------------------
 # tree growing
 # --------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _scatter_column(buffer, indptr, indices, data, f, fill):
+    """Write column ``f`` of a CSC matrix into ``buffer`` (``fill``) or zero its entries again."""
+    for q in range(indptr[f], indptr[f + 1]):
+        buffer[indices[q]] = data[q] if fill else np.float32(0.0)
+
+
 @njit(cache=True, nogil=True)
 def build_tree(
     X,
@@ -145,14 +152,25 @@ def build_tree(
     min_samples_leaf,
     best_splitter,
     seed,
+    csc_indptr,
+    csc_indices,
+    csc_data,
 ):
     """Grow one tree on the rows ``rows_in`` (weights ``packed_in``) of ``X``.
+
+    A sparse matrix comes as CSC arrays ``(csc_indptr, csc_indices, csc_data)`` with ``X`` an
+    empty ``(0, n_features)`` placeholder; a dense ``X`` comes with ``csc_indptr`` of length 0.
+    A sparse column is scattered into one dense buffer of ``n_total_rows`` entries while it is
+    read and cleared afterwards, so the trees are the same as on the dense matrix and memory
+    stays at one column.
 
     Returns the flat arrays ``(feature, threshold, left, right, value, risk, weight, n_node,
     depth)`` trimmed to the number of nodes.
     """
     n = rows_in.shape[0]
     d = X.shape[1]
+    is_sparse = csc_indptr.shape[0] > 0
+    colbuf = np.zeros(n_total_rows if is_sparse else 0, dtype=np.float32)
     rows = rows_in.copy()
     packed = packed_in.copy()
     state = new_state(seed)
@@ -222,7 +240,11 @@ def build_tree(
         while f_i > n_known + n_found and n_visited < max_features:
             j = randint(state, n_known + n_found, f_i)
             f = features[j]
-            col = X[:, f]
+            if is_sparse:
+                _scatter_column(colbuf, csc_indptr, csc_indices, csc_data, f, True)
+                col = colbuf
+            else:
+                col = X[:, f]
             # pass 1: gather the node's values and their min a and max e (branch-free)
             a = col[rows[start]]
             e = a
@@ -231,6 +253,8 @@ def build_tree(
                 Xf[k] = x
                 a = min(a, x)
                 e = max(e, x)
+            if is_sparse:
+                _scatter_column(colbuf, csc_indptr, csc_indices, csc_data, f, False)
             if e <= a:  # constant in this node: move it to the constant block
                 swap(features, j, n_known + n_found)
                 n_found += 1
@@ -285,7 +309,12 @@ def build_tree(
             continue
 
         # ---- partition rows[start:end] in place: x <= t to the left ----
-        mid = partition(X[:, best_f], best_t, rows, packed, start, end)
+        if is_sparse:
+            _scatter_column(colbuf, csc_indptr, csc_indices, csc_data, best_f, True)
+            mid = partition(colbuf, best_t, rows, packed, start, end)
+            _scatter_column(colbuf, csc_indptr, csc_indices, csc_data, best_f, False)
+        else:
+            mid = partition(X[:, best_f], best_t, rows, packed, start, end)
 
         feature[node] = best_f
         threshold[node] = best_t
