@@ -19,26 +19,36 @@ def plot_pu_extra_trees_importance_images(
     top: Sequence[np.ndarray],
     bottom: Sequence[np.ndarray] | None = None,
     *,
-    shape: tuple[int, int] = (28, 28),
+    image_shape: tuple[int, int] | None = None,
     labels: tuple[str, str] = ("PU ET", "PN ET"),
     path: str | Path | None = None,
+    shape: tuple[int, int] | None = None,
 ):
     """Draw importance vectors as images (one column per vector; lighter = more important).
 
     Parameters
     ----------
-    top, bottom : sequences of arrays of length ``shape[0] * shape[1]``
-        One image per vector, top row and (optionally) bottom row.
-    shape : (int, int), default=(28, 28)
+    top, bottom : sequences of arrays or fitted estimators
+        One image per vector (or per estimator's ``feature_importances_``), top row and
+        (optionally) bottom row; a single array or estimator is one image.
+    image_shape : (int, int), optional
+        ``(height, width)`` of the images, with ``height * width`` equal to the number of
+        features; by default the square root when the number of features is a square.
     labels : (str, str)
         Row titles.
+    shape : (int, int), optional
+        Former name of ``image_shape``.
     %(plot_path)s
 
     %(returns_figure)s
     """
     plt = pyplot(headless=path is not None)
 
-    rows = [list(top)] + ([list(bottom)] if bottom is not None else [])
+    rows = [_importance_vectors(top)]
+    if bottom is not None:
+        rows.append(_importance_vectors(bottom))
+    n_features = rows[0][0].shape[0]
+    image_shape = _image_shape(n_features, image_shape if image_shape is not None else shape)
     ncol = max(len(r) for r in rows)
     fig, axes = plt.subplots(len(rows), ncol, figsize=(1.3 * ncol, 1.5 * len(rows)), squeeze=False)
     for i, row in enumerate(rows):
@@ -47,12 +57,46 @@ def plot_pu_extra_trees_importance_images(
             ax.set_xticks([])
             ax.set_yticks([])
             if j < len(row):
-                ax.imshow(np.asarray(row[j], dtype=float).reshape(shape), cmap="gray")
+                if row[j].shape[0] != n_features:
+                    raise ValueError(
+                        f"every importance vector must have {n_features} entries; image {j} "
+                        f"has {row[j].shape[0]}"
+                    )
+                ax.imshow(row[j].reshape(image_shape), cmap="gray")
                 if i == 0:
                     ax.set_title(str(j), fontsize=9)
         axes[i][0].set_ylabel(labels[i], fontsize=9)
     fig.tight_layout()
     return save_figure(fig, path)
+
+
+def _importance_vectors(images) -> list[np.ndarray]:
+    """A list of 1-D float vectors from arrays, fitted estimators, or one of either."""
+    if hasattr(images, "feature_importances_") or (
+        isinstance(images, np.ndarray) and images.ndim == 1
+    ):
+        images = [images]
+    vectors = [np.asarray(getattr(v, "feature_importances_", v), dtype=float) for v in images]
+    if not vectors or any(v.ndim != 1 for v in vectors):
+        raise ValueError("give one or more 1-D importance vectors (or fitted estimators)")
+    return vectors
+
+
+def _image_shape(n_features: int, image_shape) -> tuple[int, int]:
+    if image_shape is None:
+        side = round(float(np.sqrt(n_features)))
+        if side * side != n_features:
+            raise ValueError(
+                f"{n_features} features are not a square image: pass image_shape=(height, width)"
+            )
+        return side, side
+    height, width = (int(v) for v in image_shape)
+    if height * width != n_features:
+        raise ValueError(
+            f"image_shape={tuple(image_shape)} holds {height * width} pixels but the importance "
+            f"vectors have {n_features} entries"
+        )
+    return height, width
 
 
 @fill_doc

@@ -259,6 +259,11 @@ class SEWILSelector(SupportSelector):
         Criterion of the returned subset.
     removed_features_ : ndarray of int
         Features dropped by FSGA's relevance test.
+    ranking_ : ndarray of int or None
+        Features in the order a sequential search (``search="forward"``) added them.
+    vote_share_ : ndarray of float (n_features,) or None
+        Share of the genetic search's last population that selects each feature (what
+        :func:`weakfs.plotting.plot_feature_scores` draws); ``None`` for sequential searches.
     n_evaluations_ : int
         Distinct subsets evaluated (forest fits).
     classes_ : ndarray
@@ -414,6 +419,11 @@ class SEWILSelector(SupportSelector):
             np.flatnonzero(result.removed) if result.removed is not None else np.array([], int)
         )
         self.ranking_ = result.ranking
+        # per-feature score of a genetic search: the share of its last population that selects
+        # each feature (None for sequential searches, which give ranking_)
+        self.vote_share_ = (
+            None if result.population is None else np.asarray(result.population).mean(axis=0)
+        )
         self.n_evaluations_ = objective.n_evaluations
         return self
 
