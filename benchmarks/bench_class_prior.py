@@ -7,6 +7,10 @@ Reported: mean absolute error (MAE) and mean seconds per estimate, per dataset a
 then overall.  One process; BLAS/OpenMP pools limited to one thread (the default classifier runs
 single-threaded anyway).
 
+pulearn's score-based estimators (histogram matching and SCAR-EM, with pulearn's default
+logistic-regression scorer, on standardised columns) run beside them as ``pulearn-histogram``
+and ``pulearn-scar-em`` when pulearn is installed (it is not a weakfs dependency).
+
 Run:  WEAKFS_DATA=/work/shared/data python benchmarks/bench_class_prior.py
       [--seeds 5] [--fractions 0.1,0.3,0.5] [--datasets spambase,...] [--methods bbe,...]
       [--quick]
@@ -34,6 +38,7 @@ CASES = {
     "pendigits": ("pendigits", 0, "digit 0 vs rest"),
     "occupancy": ("occupancy", 1, "occupied"),
     "unsw": ("unsw_nb15_82332", 1, "attack"),
+    "mnist": ("mnist_test10k", lambda y: np.asarray(y).astype(int) % 2 == 0, "even digits"),
 }
 # UNSW-NB15 is capped (a fixed random subset) to keep one estimate around a few seconds.
 UNSW_ROWS = 20_000
@@ -59,12 +64,38 @@ def dataset(name: str, max_rows: int | None = None):
     return X, y, pos, what
 
 
+def _pulearn_methods() -> dict:
+    """pulearn's prior estimators by benchmark name (empty when pulearn is not installed)."""
+    try:
+        import pulearn
+    except ImportError:
+        return {}
+    return {
+        "pulearn-histogram": pulearn.HistogramMatchPriorEstimator,
+        "pulearn-scar-em": pulearn.ScarEMPriorEstimator,
+    }
+
+
+PULEARN = _pulearn_methods()
+
+
+def estimate(method: str, X, s, seed: int) -> float:
+    """One prior estimate (share of positives among all rows) by a weakfs or pulearn method."""
+    if method in PULEARN:
+        from sklearn.preprocessing import StandardScaler
+
+        # pulearn's default scorer (a logistic regression) on standardised columns
+        Xs = StandardScaler().fit_transform(X)
+        return float(PULEARN[method]().estimate(Xs, s).pi)
+    return estimate_class_prior(X, s, method=method, random_state=seed)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--fractions", default="0.1,0.3,0.5")
     ap.add_argument("--datasets", default=",".join(CASES))
-    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--methods", default=",".join([*METHODS, *PULEARN]))
     ap.add_argument("--max-rows", type=int, default=None, help="cap every dataset (random rows)")
     ap.add_argument(
         "--quick", action="store_true", help="tiny run: 2 datasets of <= 1500 rows, 1 seed, 30 %%"
@@ -90,7 +121,7 @@ def main():
                     truth.append(pu.prior)
                     for m in methods:
                         t = time.perf_counter()
-                        est = estimate_class_prior(X, pu.s, method=m, random_state=seed)
+                        est = estimate(m, X, pu.s, seed)
                         secs[name, frac, m].append(time.perf_counter() - t)
                         err[name, frac, m].append(abs(est - pu.prior))
                 rows.append((name, what, frac, X.shape, float(np.mean(truth))))

@@ -50,7 +50,10 @@ def plot_pu_extra_trees_importance_images(
     n_features = rows[0][0].shape[0]
     image_shape = _image_shape(n_features, image_shape if image_shape is not None else shape)
     ncol = max(len(r) for r in rows)
-    fig, axes = plt.subplots(len(rows), ncol, figsize=(1.3 * ncol, 1.5 * len(rows)), squeeze=False)
+    cell = 1.3 if ncol > 3 else 2.6  # one or a few images are drawn larger
+    fig, axes = plt.subplots(
+        len(rows), ncol, figsize=(cell * ncol, (cell + 0.2) * len(rows)), squeeze=False
+    )
     for i, row in enumerate(rows):
         for j in range(ncol):
             ax = axes[i][j]

@@ -1,0 +1,42 @@
+"""Every script in examples/ runs end to end on small data (``--quick``) and prints its result."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from weakfs.datasets import DatasetNotFoundError, find
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+# script -> (staged dataset it needs, text its output must contain)
+CASES = {
+    "pu_tabular.py": ("spambase", "PU-corrected CV AUC"),
+    "tune_pu_pipeline.py": ("spambase", "test AUC of the refitted pipeline"),
+    "ufvs_sparse_text.py": ("BASEHOCK", "5-fold accuracy of the hidden label"),
+    "semi_supervised_images.py": ("COIL20", "accuracy on the unlabeled images"),
+}
+
+
+def test_every_example_is_tested():
+    assert {p.name for p in EXAMPLES.glob("*.py")} == set(CASES)
+
+
+@pytest.mark.parametrize("script", sorted(CASES))
+def test_example_runs(script, tmp_path):
+    dataset, expected = CASES[script]
+    try:
+        find(dataset)
+    except DatasetNotFoundError:
+        pytest.skip(f"{dataset} is not staged in WEAKFS_DATA")
+    args = [sys.executable, str(EXAMPLES / script), "--quick"]
+    if script in ("pu_tabular.py", "semi_supervised_images.py"):
+        args += ["--plot", str(tmp_path / "plot.png")]
+    env = {**os.environ, "MPLBACKEND": "Agg", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert expected in done.stdout
+    if "--plot" in args:
+        assert (tmp_path / "plot.png").stat().st_size > 0
