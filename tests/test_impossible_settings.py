@@ -117,3 +117,37 @@ def test_self_learning_that_labels_nothing_says_so():
     clf = SelfLearningClassifier(DummyClassifier(strategy="prior"), threshold=0.99)
     with pytest.warns(UserWarning, match="pseudo-labeled none of the 40 unlabeled rows"):
         clf.fit(X, y)
+
+
+def test_em_names_overflowing_data_and_singular_covariances():
+    from weakfs.pu import FSCPUSelector
+    from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    with pytest.raises(ValueError, match=r"overflow float64.*standardise X"):
+        fit_gaussian_mixture(X * 1e160, 3, random_state=0)
+    with pytest.raises(ValueError, match="overflow"):
+        FSCPUSelector(1, n_iter=3, n_clusters=2, random_state=0).fit(
+            X * 1e160, np.r_[np.ones(30, int), np.zeros(90, int)]
+        )
+    X[:, 1] = 0.0  # a constant column: every covariance is singular without regularisation
+    with pytest.raises(np.linalg.LinAlgError, match="singular covariance; increase reg_covar"):
+        fit_gaussian_mixture(X, 3, reg_covar=0.0, random_state=0)
+
+
+def test_em_with_a_non_finite_likelihood_says_so(monkeypatch):
+    from weakfs.pu._fscpu import _gmm
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    real_run = _gmm._DenseEM.run
+
+    def broken(self, resp, tol, max_iter):
+        out = list(real_run(self, resp, tol, max_iter))
+        out[1] = float("nan")  # the log-likelihood
+        return tuple(out)
+
+    monkeypatch.setattr(_gmm._DenseEM, "run", broken)
+    with pytest.raises(FloatingPointError, match="log-likelihood is not finite"):
+        _gmm.fit_gaussian_mixture(X, 2, random_state=0, algorithm="dense")

@@ -280,6 +280,13 @@ def check_semi_supervised_labels(
                 "mark unlabeled rows with -1"
             )
         labeled = arr != UNLABELED
+        fractional = labeled & (arr != np.round(arr))
+        if fractional.any():
+            raise ValueError(
+                f"{name} holds continuous values ({_describe_values(np.unique(arr[fractional]))}"
+                "): a classifier or semi-supervised selector needs class labels, with -1 for "
+                "unlabeled rows"
+            )
     elif arr.dtype.kind in "iub":
         labeled = arr != UNLABELED
     else:

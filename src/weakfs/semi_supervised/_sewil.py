@@ -232,7 +232,8 @@ class SEWILSelector(SupportSelector):
     relevance_threshold : float, default=1e-4
         A suspect is removed when its importance differs from its permuted copy's by less.
     n_features_to_select : "auto", int, float or None, default="auto"
-        Only for ``search="fss"``: features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the
+        Only for ``search="fss"``: features to keep (checked, but ignored, by the genetic
+        searches).  ``"auto"``: ``ceil(d ** (2/3))``, the
         paper's Table 3; int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     %(allow_fully_labeled)s
         ``criterion="tb"`` always needs unlabeled rows.
@@ -375,6 +376,9 @@ class SEWILSelector(SupportSelector):
                 "bound is computed from the forest's votes on them; y has none"
             )
         d = X.shape[1]
+        # checked whatever the search, so that an impossible k fails before any work (the
+        # genetic searches choose the size themselves and ignore it)
+        check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
         if self.search in ("fsga", "cga") and self.n_parents > self.population_size:
             raise ValueError(
                 f"n_parents={self.n_parents} is larger than population_size={self.population_size}"

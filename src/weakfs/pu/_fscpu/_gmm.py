@@ -73,6 +73,8 @@ __all__ = ["MixtureFit", "fit_gaussian_mixture", "kmeans"]
 _EPS10 = 10 * np.finfo(np.float64).eps
 _LOG_2PI = np.log(2 * np.pi)
 _SINGULAR = "a mixture component has a singular covariance; increase reg_covar"
+# beyond this magnitude, sums of squared entries overflow float64 (1e308)
+_OVERFLOW_SCALE = 1e150
 #: "auto" uses the sparse full-covariance EM when the nonzero pairs of the rows are at most this
 #: share of all pairs (measured crossover, see ``docs/fscpu.md``).
 SPARSE_PAIR_FRACTION = 0.3
@@ -499,6 +501,12 @@ def fit_gaussian_mixture(
     n = X.shape[0]
     if covariance_type not in ("full", "diag"):
         raise ValueError(f"covariance_type must be 'full' or 'diag'; got {covariance_type!r}")
+    largest = float(np.abs(X).max()) if X.size else 0.0
+    if largest > _OVERFLOW_SCALE:
+        raise ValueError(
+            f"X has values up to {largest:.3g}: their squares overflow float64 in the EM's "
+            "moments; standardise X"
+        )
     if algorithm not in ("auto", "dense", "sparse"):
         raise ValueError(f"algorithm must be 'auto', 'dense' or 'sparse'; got {algorithm!r}")
     if precision not in ("mixed", "float64"):
@@ -552,6 +560,11 @@ def fit_gaussian_mixture(
         else:
             out = em.run(resp, tol, max_iter)
     resp, log_lik, n_iter, converged, weights, means, cov = out
+    if not (np.isfinite(log_lik) and np.isfinite(resp).all()):
+        raise FloatingPointError(
+            f"the EM's log-likelihood is not finite ({log_lik}): the data overflow float64 "
+            f"arithmetic (largest |x| = {np.abs(X).max():.3g}); standardise X"
+        )
     return MixtureFit(
         labels=np.argmax(resp, axis=1),
         resp=resp,

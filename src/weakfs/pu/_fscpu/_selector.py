@@ -327,6 +327,11 @@ class FSCPUSelector(SupportSelector):
             raise ValueError(
                 f"n_clusters={self.n_clusters} is larger than the number of rows ({n})"
             )
+        if np.all(X == X[:1]):
+            raise ValueError(
+                "every column of X is constant: the cluster objective cannot tell features apart "
+                "(any selection would be by position)"
+            )
         if self.warm_start and self.n_jobs != 1 and not _thread_backend():
             raise ValueError(
                 "warm_start=True needs the candidates evaluated in this process: use n_jobs=1 "
