@@ -1,6 +1,8 @@
 """The reproduce runner: cells cached as they finish, resume, local and Dask execution."""
 
 import json
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -201,3 +203,62 @@ def test_missing_data_stops_the_run_with_one_clear_error(tmp_path, monkeypatch):
         run_experiment("ufvs", RunConfig(quick=True, datasets=["madelon"]), out_dir=tmp_path)
     assert not (tmp_path / "ufvs.md").exists() and not (tmp_path / "ufvs.csv").exists()
     assert main(["reproduce", "ufvs", "--quick", "--out", str(tmp_path)]) == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_stops_the_workers_and_keeps_finished_cells(tmp_path):
+    import signal
+    import subprocess
+
+    psutil = pytest.importorskip("psutil")  # installed with dask[distributed]
+    cmd = [
+        sys.executable, "-m", "weakfs", "reproduce", "demo", "--runs", "3",
+        "--datasets", "ionosphere", "--n-jobs", "2", "--set", "delay=60", "--out", str(tmp_path),
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    parent = psutil.Process(proc.pid)
+    deadline = time.time() + 60
+    workers = []
+    while time.time() < deadline and len(workers) < 2:
+        time.sleep(0.5)
+        workers = [p for p in parent.children(recursive=True) if "python" in p.name().lower()]
+    assert workers, "the run never started its workers"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0
+    _, alive = psutil.wait_procs(workers, timeout=20)
+    assert not alive, f"workers still running after SIGTERM: {[p.pid for p in alive]}"
+    assert "Traceback" not in err
+
+
+def _readme_reproduce_lines() -> list[list[str]]:
+    import shlex
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    lines = []
+    for line in readme.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("weakfs reproduce"):
+            lines.append(shlex.split(line)[2:])
+    return lines
+
+
+def test_readme_has_reproduce_lines():
+    assert len(_readme_reproduce_lines()) >= 2
+
+
+@pytest.mark.parametrize("args", _readme_reproduce_lines(), ids=" ".join)
+def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, capsys):
+    """The README's options, on the demo experiment and into a temporary folder (so that a
+    fresh clone's committed results are never touched)."""
+    args = list(args)
+    if args and not args[0].startswith("-"):
+        args[0] = "demo"  # the README's experiment, swapped for the runner's smoke test
+    if "--list" not in args:
+        args += ["--datasets", "ionosphere", "--out", str(tmp_path)]
+        if "--runs" not in args:
+            args += ["--runs", "1"]
+    assert main(["reproduce", *args]) == 0
+    if "--list" not in args:
+        assert (tmp_path / "demo.md").exists() and (tmp_path / "demo.csv").exists()

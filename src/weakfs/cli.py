@@ -448,6 +448,15 @@ def main(argv: list[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"weakfs {args.command}: error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM during `reproduce`
+        if args.debug:
+            raise
+        saved = " (finished cells are saved: rerun the same command to resume)"
+        print(
+            f"weakfs {args.command}: interrupted{saved if args.command == 'reproduce' else ''}",
+            file=sys.stderr,
+        )
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

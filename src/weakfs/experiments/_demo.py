@@ -7,6 +7,8 @@ regression trained on the PU labels is scored by ROC AUC against the true labels
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 from sklearn.feature_selection import mutual_info_classif
@@ -28,10 +30,14 @@ def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", list(POSITIVE))
     methods = config.keep("methods", METHODS)
     k = int(config.options.get("k", 5))
-    return cell_grid(config, 3, ("dataset", datasets), methods, k=k)
+    # a pause per cell (seconds), only to test stopping a run: cells without it keep their keys
+    delay = float(config.options.get("delay", 0))
+    extra = {"delay": delay} if delay > 0 else {}
+    return cell_grid(config, 3, ("dataset", datasets), methods, k=k, **extra)
 
 
 def run_cell(cell: dict) -> dict:
+    time.sleep(cell.get("delay", 0))
     X, y = load(cell["dataset"])
     X = X.to_numpy(dtype=float)
     y_true = (y.to_numpy() == POSITIVE[cell["dataset"]]).astype(int)

@@ -21,10 +21,13 @@ import json
 import platform
 import re
 import shlex
+import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -226,6 +229,42 @@ class _CsvCells:
         return len(others) - n_superseded, n_superseded
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by SIGINT or SIGTERM; its finished cells are saved, its workers stopped."""
+
+
+def _stop_local_workers() -> None:
+    """Kill joblib's reusable worker processes (a cell in progress is abandoned, not saved)."""
+    try:
+        from joblib.externals.loky import get_reusable_executor
+    except ImportError:  # pragma: no cover - joblib always vendors loky
+        return
+    get_reusable_executor().shutdown(wait=False, kill_workers=True)
+
+
+@contextmanager
+def _stop_workers_on_signal():
+    """Turn SIGTERM into an interrupt, and on any interrupt stop the worker processes.
+
+    Without this a terminated run leaves its joblib workers computing cells nobody will save.
+    """
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+
+        def on_sigterm(signum, frame):
+            raise RunInterrupted(f"signal {signum}")
+
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        _stop_local_workers()
+        raise RunInterrupted(str(exc) or "interrupted") from exc
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
 def _run_local(name: str, cells: list[dict], n_jobs: int) -> Iterator[dict]:
     if n_jobs == 1 or len(cells) <= 1:
         for cell in cells:
@@ -260,6 +299,33 @@ def _run_dask(name: str, cells: list[dict], scheduler: str, n_jobs: int) -> Iter
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures, say) -> None:
+    """Run the cells of ``todo``; save each finished cell at once (a stopped run resumes)."""
+    if not todo:
+        return
+    stream = (
+        _run_local(name, todo, n_jobs)
+        if scheduler is None
+        else _run_dask(name, todo, scheduler, n_jobs)
+    )
+    if progress:
+        from tqdm.auto import tqdm
+
+        stream = tqdm(stream, total=len(todo), desc=name)
+    for record in stream:
+        if "error" in record:
+            missing = _missing_dataset(record["error"])
+            if missing:
+                # every cell of that dataset would fail the same way: stop now, one line
+                stream.close()
+                raise DataMissingError(missing)
+            failures.append(record)
+            say(f"cell failed: {record['cell']}\n{record['error']}")
+            continue
+        store.save(record)
+        records[cell_key(record["cell"])] = record
 
 
 def _versions() -> str:
@@ -348,28 +414,8 @@ def run_experiment(
 
     started = time.perf_counter()
     failures: list[dict] = []
-    if todo:
-        stream = (
-            _run_local(name, todo, n_jobs)
-            if scheduler is None
-            else _run_dask(name, todo, scheduler, n_jobs)
-        )
-        if progress:
-            from tqdm.auto import tqdm
-
-            stream = tqdm(stream, total=len(todo), desc=name)
-        for record in stream:
-            if "error" in record:
-                missing = _missing_dataset(record["error"])
-                if missing:
-                    # every cell of that dataset would fail the same way: stop now, one line
-                    stream.close()
-                    raise DataMissingError(missing)
-                failures.append(record)
-                say(f"cell failed: {record['cell']}\n{record['error']}")
-                continue
-            store.save(record)
-            records[cell_key(record["cell"])] = record
+    with _stop_workers_on_signal():
+        _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures, say)
     wall = time.perf_counter() - started
 
     rows, row_keys = [], []
