@@ -14,6 +14,13 @@ from typing import TypeVar
 __all__ = ["DOCSTRING_PARAMETERS", "fill_doc"]
 
 DOCSTRING_PARAMETERS: dict[str, str] = {
+    "pu_metric_parameters": """\
+s : array-like of shape (n_samples,)
+    PU labels (1 labeled positive; 0, -1 or False unlabeled).
+y_pred : array-like of shape (n_samples,)
+    Predictions; positive means ``1`` or ``True`` (``-1``/``0`` negative).
+prior : float
+    Share of positives among all rows (labeled ones included), above the labeled share.""",
     "random_state": """\
 random_state : int, RandomState instance or None, default=None
     Seed of every random draw of the fit: the same seed gives the same result, for any

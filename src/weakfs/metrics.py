@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import _as_1d, check_pu_labels
 
 __all__ = [
@@ -97,6 +98,7 @@ def _positive_predictions(s: np.ndarray, y_pred) -> np.ndarray:
     return pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
 
 
+@fill_doc
 def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     """PU-corrected precision and recall under SCAR with a known class prior ``pi``.
 
@@ -106,12 +108,7 @@ def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
 
     Parameters
     ----------
-    s : array-like of shape (n_samples,)
-        PU labels (1 labeled positive; 0, -1 or False unlabeled).
-    y_pred : array-like of shape (n_samples,)
-        Predictions; positive means ``1`` or ``True`` (``-1``/``0`` negative).
-    prior : float
-        Share of positives among all rows (labeled ones included).
+    %(pu_metric_parameters)s
 
     Returns
     -------
@@ -131,6 +128,7 @@ def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     return precision, recall
 
 
+@fill_doc
 def pu_f1_score(s, y_pred, prior: float) -> float:
     """F1 of the positive class estimated from PU labels and the class prior (SCAR).
 
@@ -138,12 +136,7 @@ def pu_f1_score(s, y_pred, prior: float) -> float:
 
     Parameters
     ----------
-    s : array-like of shape (n_samples,)
-        PU labels (1 labeled positive; 0, -1 or False unlabeled).
-    y_pred : array-like of shape (n_samples,)
-        Predictions; positive means ``1`` or ``True``.
-    prior : float
-        Share of positives among all rows (labeled ones included).
+    %(pu_metric_parameters)s
 
     Examples
     --------
@@ -154,6 +147,7 @@ def pu_f1_score(s, y_pred, prior: float) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
+@fill_doc
 def pu_accuracy_score(s, y_pred, prior: float) -> float:
     """Accuracy estimated from PU labels and the class prior (SCAR).
 
@@ -163,12 +157,7 @@ def pu_accuracy_score(s, y_pred, prior: float) -> float:
 
     Parameters
     ----------
-    s : array-like of shape (n_samples,)
-        PU labels (1 labeled positive; 0, -1 or False unlabeled).
-    y_pred : array-like of shape (n_samples,)
-        Predictions; positive means ``1`` or ``True``.
-    prior : float
-        Share of positives among all rows (labeled ones included).
+    %(pu_metric_parameters)s
 
     Examples
     --------

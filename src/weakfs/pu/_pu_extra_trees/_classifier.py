@@ -194,8 +194,8 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's minimum leaf size).
     prior : float in (0, 1) or "auto", default="auto"
         Class prior ``π = P(y = +1)`` of the unlabeled sample.  ``"auto"`` estimates it with
-        :func:`weakfs.pu.estimate_class_prior` (Elkan–Noto, SCAR).  In PN mode, ``"auto"`` uses
-        the positive share of ``y`` (a float re-weights the classes).
+        :func:`weakfs.pu.estimate_class_prior` (its default, best-bin estimation; SCAR).  In PN
+        mode, ``"auto"`` uses the positive share of ``y`` (a float re-weights the classes).
     unlabeled : {"all", "unlabeled"}, default="all"
         How ``U`` is formed: ``"all"`` = every row of ``X`` including the labeled positives (the
         reference's single-training-set convention; ``π`` is the positive share of all rows);
