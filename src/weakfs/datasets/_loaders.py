@@ -1,4 +1,4 @@
-"""Loaders for the real datasets listed in ``shared/data/MANIFEST.md``.
+"""Loaders for the real datasets listed in the data directory's ``MANIFEST.md``.
 
 Small datasets ship inside the package (``weakfs/datasets/data``) so that the main job runs with no
 data directory; the others are read from ``$WEAKFS_DATA`` (default ``~/.weakfs/data``).  Nothing is
@@ -37,7 +37,7 @@ class DatasetNotFoundError(FileNotFoundError):
 
 @dataclass(frozen=True)
 class DatasetInfo:
-    """What weakfs knows about one dataset file (see ``shared/data/MANIFEST.md``)."""
+    """What weakfs knows about one dataset file (see the data directory's ``MANIFEST.md``)."""
 
     name: str
     filename: str
