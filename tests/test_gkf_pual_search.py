@@ -118,3 +118,65 @@ def test_paper_stopping_rule_variant_is_opt_in_and_stops_early():
     # the paper's loose rule (fixed mu, eps_abs 0.25) stops long before the optimum
     assert early["n_iter"] < optimum["n_iter"]
     assert 0 <= early["irrelevant_removed"] <= 100
+
+
+def test_one_standard_error_rule_takes_the_largest_penalty_within_one_se():
+    X, _, s = _data(seed=1)
+    grid = {"C2": [0.3, 0.05], "lam": [0.01, 0.1, 1.0, 10.0, 100.0]}
+    kw = {"max_greedy_rounds": 1, "random_state": 0}
+    best = PUGridGreedySearch(GLLCClassifier(kernel="linear"), grid, **kw).fit(X, s)
+    one_se = PUGridGreedySearch(
+        GLLCClassifier(kernel="linear"), grid, selection={"lam": "1se"}, **kw
+    ).fit(X, s)
+    # the same search; only the final choice differs
+    assert one_se.top_params_ == best.best_params_ == best.top_params_
+    assert one_se.top_score_ == best.best_score_
+    rows = one_se.cv_results_
+    (top,) = [r for r in rows if r["params"] == one_se.top_params_]
+    se = np.std(top["fold_scores"], ddof=1) / np.sqrt(4)
+    assert one_se.top_score_se_ == pytest.approx(se)
+    within = [r for r in rows if r["mean_score"] >= one_se.top_score_ - se]
+    assert one_se.best_params_["lam"] == max(r["params"]["lam"] for r in within)
+    assert one_se.best_params_["lam"] >= best.best_params_["lam"]
+    assert one_se.best_score_ >= one_se.top_score_ - se
+    ref = GLLCClassifier(kernel="linear", **one_se.best_params_).fit(X, s)
+    np.testing.assert_allclose(one_se.decision_function(X), ref.decision_function(X))
+    # "best" is the paper's rule
+    same = PUGridGreedySearch(
+        GLLCClassifier(kernel="linear"), grid, selection={"lam": "best"}, **kw
+    ).fit(X, s)
+    assert same.best_params_ == best.best_params_
+
+
+@pytest.mark.parametrize(
+    ("selection", "match"),
+    [
+        ({"lam": "2se"}, "'best' or '1se'"),
+        ({"lam": "1se", "C2": "1se"}, "one parameter"),
+        ({"sigma": "1se"}, "numeric parameter of param_grid"),
+    ],
+)
+def test_selection_errors(selection, match):
+    X, _, s = _data()
+    search = PUGridGreedySearch(
+        GLLCClassifier(kernel="linear"), {"C2": [0.1], "lam": [1.0]}, selection=selection
+    )
+    with pytest.raises(ValueError, match=match):
+        search.fit(X, s)
+
+
+def test_selection_rule_cells_share_the_paper_search():
+    from weakfs.experiments._gkf_pual import K_FEATURES, ONE_SE, make_cells, run_cell
+    from weakfs.experiments._registry import RunConfig
+
+    cells = make_cells(
+        RunConfig(runs=1, quick=True, datasets=["Seeds"], methods=["GKF-PUAL", ONE_SE, K_FEATURES])
+    )
+    out = {c["method"]: run_cell(c) for c in cells if c["gamma"] == 0.5}
+    paper = out["GKF-PUAL"]
+    assert out[ONE_SE]["paper_params"] == out[K_FEATURES]["paper_params"] == paper["best_params"]
+    d = 7  # Seeds: 7 original columns, 14 appended
+    k = out[K_FEATURES]
+    kept, removed = k["relevant_kept"] / 100 * d, (100 - k["irrelevant_removed"]) / 100 * 2 * d
+    assert round(kept + removed) == d  # exactly d columns selected
+    assert 0 <= k["f1_on_selected"] <= 100 and k["lambda1_max"] > 0

@@ -7,6 +7,13 @@
    with the others unchanged; the best of these neighbours is accepted if it beats the current
    score; rounds repeat until no neighbour improves (or ``max_greedy_rounds``).
 3. The best parameters are refitted on all the data.
+
+Optionally (``selection={"lambda1": "1se"}``) step 3 refits, instead of the best parameters, the
+evaluated parameter set with the largest value of one parameter whose mean score is within one
+standard error of the best: the one-standard-error rule (Breiman, Friedman, Olshen & Stone,
+*Classification and Regression Trees*, 1984; Hastie, Tibshirani & Friedman, *The Elements of
+Statistical Learning*, 2nd ed. 2009, §7.10), over every point of the grid and greedy stages, as
+caret's ``oneSE`` does over its tuning grid.
 """
 
 from __future__ import annotations
@@ -67,6 +74,34 @@ def _key(params: Mapping) -> tuple:
     )
 
 
+def _standard_error(results: list[dict], params: Mapping) -> float:
+    """Standard error of the mean CV score of ``params`` (fold sd, ddof 1, over √folds)."""
+    key = _key(params)
+    for row in results:
+        if _key(row["params"]) == key:
+            folds = np.asarray(row["fold_scores"], dtype=float)
+            if folds.size < 2 or not np.all(np.isfinite(folds)):
+                return 0.0
+            return float(folds.std(ddof=1) / np.sqrt(folds.size))
+    return 0.0
+
+
+def _one_standard_error(
+    results: list[dict], name: str, threshold: float, best: dict, best_score: float
+) -> tuple[dict, float]:
+    """Among the evaluated parameter sets scoring at least ``threshold``, the one with the
+    largest ``name`` (ties: the higher mean); ``(best, best_score)`` if none qualifies."""
+    chosen, chosen_key = dict(best), (best[name], best_score)
+    for row in results:
+        score = row["mean_score"]
+        if not np.isfinite(score) or score < threshold:
+            continue
+        key = (row["params"][name], score)
+        if key > chosen_key:
+            chosen, chosen_key = dict(row["params"]), key
+    return chosen, float(chosen_key[1])
+
+
 def _refit_estimator_has(attr: str):
     """``available_if`` test: the refitted estimator (or, before fit, ``estimator``) has
     ``attr``, and ``refit`` is on."""
@@ -120,6 +155,14 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         ``scoring(estimator, X, s) -> float``; higher is better.
     refit : bool, default=True
         Refit the best parameters on all the data (``best_estimator_``).
+    selection : dict of str -> {"best", "1se"} or None, default=None
+        How the final parameters are chosen.  ``None`` (or ``"best"``): the highest mean CV
+        score, the paper's rule.  ``{name: "1se"}``, e.g. ``{"lambda1": "1se"}``: the
+        one-standard-error rule on parameter ``name`` — among every evaluated parameter set whose
+        mean score is at least the best mean minus one standard error of the best (its fold
+        scores' standard deviation over ``√cv``), the one with the largest ``name`` (ties: the
+        higher mean).  For a penalty such as GKF-PUAL's λ1 this prefers the sparsest model that
+        CV cannot tell apart from the best.  One parameter at a time.
     n_jobs : int or None, default=None
         Parallel fits (joblib) within each stage.
     random_state : int, RandomState or None, default=None
@@ -130,6 +173,12 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
     Attributes
     ----------
     best_params_, best_score_ : dict, float
+        The chosen parameters (by ``selection``) and their mean CV score.
+    top_params_, top_score_ : dict, float
+        The parameters with the highest mean CV score (the same as ``best_params_`` unless a
+        one-standard-error rule chose others).
+    top_score_se_ : float
+        Standard error of ``top_score_`` (fold standard deviation over ``√cv``).
     best_estimator_ : estimator
         The best parameters refitted on all the data (only with ``refit=True``); ``predict``,
         ``decision_function``, ``predict_proba`` and ``score`` delegate to it.
@@ -174,6 +223,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         "cv": [Interval(numbers.Integral, 2, None, closed="left")],
         "scoring": [callable],
         "refit": ["boolean"],
+        "selection": [dict, None],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -190,6 +240,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         cv: int = 4,
         scoring=puf_scorer,
         refit: bool = True,
+        selection: Mapping[str, str] | None = None,
         n_jobs: int | None = None,
         random_state=None,
         verbose: bool = False,
@@ -202,6 +253,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         self.cv = cv
         self.scoring = scoring
         self.refit = refit
+        self.selection = selection
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
@@ -251,6 +303,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         s = check_pu_target(self, y)
         if not self.param_grid:
             raise ValueError("param_grid is empty: give at least one parameter to tune")
+        rule = self._selection_rule()
         if s.sum() < self.cv or (s == 0).sum() < self.cv:
             raise ValueError(
                 f"{self.cv}-fold CV needs at least {self.cv} labeled and {self.cv} unlabeled rows; "
@@ -293,6 +346,12 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
             best, best_score = neigh[j], nscores[j]
             self.greedy_path_.append({"params": dict(best), "score": best_score, "round": rounds})
         self.cv_results_ = state.results
+        self.top_params_, self.top_score_ = dict(best), best_score
+        self.top_score_se_ = _standard_error(state.results, best)
+        if rule is not None:
+            best, best_score = _one_standard_error(
+                state.results, rule, best_score - self.top_score_se_, best, best_score
+            )
         self.greedy_rounds_ = rounds
         self.tuning_seconds_ = time.perf_counter() - t0
         self.best_params_ = best
@@ -304,6 +363,32 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
             self.best_estimator_ = clone(self.estimator).set_params(**best).fit(X, s)
             self.refit_seconds_ = time.perf_counter() - t1
         return self
+
+    def _selection_rule(self) -> str | None:
+        """The parameter of a one-standard-error rule (None for the best-score rule)."""
+        rules = {k: v for k, v in (self.selection or {}).items() if v != "best"}
+        bad = {k: v for k, v in rules.items() if v != "1se"}
+        if bad:
+            raise ValueError(
+                f"selection values must be 'best' or '1se'; got {bad!r} (e.g. "
+                "selection={'lambda1': '1se'})"
+            )
+        if len(rules) > 1:
+            raise ValueError(
+                f"selection applies the one-standard-error rule to one parameter; got {rules!r}"
+            )
+        if not rules:
+            return None
+        (name,) = rules
+        values = self.param_grid.get(name)
+        if values is None or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+        ):
+            raise ValueError(
+                f"selection names {name!r}, which must be a numeric parameter of param_grid "
+                f"(its keys: {sorted(self.param_grid)})"
+            )
+        return name
 
     def _check_X(self, X):
         """``X`` checked against the training data (feature count and names)."""

@@ -3,6 +3,7 @@ each function so that importing weakfs never needs a display."""
 
 from weakfs.plotting._feature_scores import feature_scores, plot_feature_scores
 from weakfs.plotting._fscpu import plot_theta_history
+from weakfs.plotting._gkf_pual import plot_gkf_pual_path
 from weakfs.plotting._pu_extra_trees import (
     plot_pu_extra_trees_importance_images,
     plot_pu_extra_trees_topk_curve,
@@ -13,6 +14,7 @@ from weakfs.plotting._ufvs import plot_ufvs_path
 __all__ = [
     "feature_scores",
     "plot_feature_scores",
+    "plot_gkf_pual_path",
     "plot_pu_extra_trees_importance_images",
     "plot_pu_extra_trees_topk_curve",
     "plot_sewil_history",

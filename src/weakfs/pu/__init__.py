@@ -5,7 +5,12 @@ Labels follow ``weakfs._labels.check_pu_labels``: 1 = labeled positive; 0, -1 or
 
 # Each method lives in its own private module or subpackage and is re-exported here.
 from weakfs.pu._fscpu import FSCPUSelector
-from weakfs.pu._gkf_pual import GKFPUALClassifier, GKFPUALSelector
+from weakfs.pu._gkf_pual import (
+    GKFPUALClassifier,
+    GKFPUALPath,
+    GKFPUALSelector,
+    gkf_pual_path,
+)
 from weakfs.pu._jmi import MRMRSelector, SemiJMISelector
 from weakfs.pu._lgbm_opt import LGBMOptSelector
 from weakfs.pu._nnpu import NNPUClassifier, UPUClassifier
@@ -16,6 +21,7 @@ from weakfs.pu._pual import GLLCClassifier, PUALClassifier
 __all__ = [
     "FSCPUSelector",
     "GKFPUALClassifier",
+    "GKFPUALPath",
     "GKFPUALSelector",
     "GLLCClassifier",
     "LGBMOptSelector",
@@ -27,4 +33,5 @@ __all__ = [
     "SemiJMISelector",
     "UPUClassifier",
     "estimate_class_prior",
+    "gkf_pual_path",
 ]

@@ -200,6 +200,12 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
     GKFPUALSelector: [
         {},  # the default classifier
         {"estimator": GKFPUALClassifier(C2=1.0, lambda1=0.01, sigma=0.5, max_iter=500)},
+        # exactly one feature, chosen along a short λ1 path
+        {
+            "estimator": GKFPUALClassifier(C2=1.0, sigma=0.5, max_iter=500),
+            "n_features_to_select": 1,
+            "n_lambdas": 5,
+        },
     ],
     PUALClassifier: [{}, {"kernel": "linear", "standardize": False, "n_neighbors": 3}],
     GLLCClassifier: [
@@ -284,6 +290,15 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
             "param_grid": {"max_depth": [1, 3]},
             "greedy_params": [],
             "cv": 2,
+            "random_state": 0,
+        },
+        # the one-standard-error rule on the penalty
+        {
+            "estimator": GLLCClassifier(kernel="linear"),
+            "param_grid": {"C2": [0.1, 1.0], "lam": [0.1, 10.0]},
+            "greedy_params": [],
+            "cv": 2,
+            "selection": {"lam": "1se"},
             "random_state": 0,
         },
     ],

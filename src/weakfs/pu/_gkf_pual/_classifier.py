@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+from scipy import sparse
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -23,6 +25,7 @@ from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _StandardizedPUClassifier
 from weakfs.pu._gkf_pual._admm import (
+    QuadraticDesign,
     _admm,
     _final_coefficients,
     _kernel_free_gram,
@@ -33,6 +36,19 @@ from weakfs.pu._gkf_pual._admm import (
 )
 
 __all__ = ["GKFPUALClassifier"]
+
+
+@dataclass(frozen=True)
+class _FitData:
+    """The pieces of the objective for one training set (rows: labeled positives first)."""
+
+    design: QuadraticDesign
+    S: np.ndarray
+    G: np.ndarray
+    R: sparse.csr_matrix
+    s: np.ndarray  # PU labels in the solver's row order
+    n_pos: int
+    m: int
 
 
 def _warn_not_converged(history: list[dict], n_iter: int) -> None:
@@ -225,20 +241,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
                 f"{self.memory_limit_mb:g}); select fewer features first or raise memory_limit_mb"
             )
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit on PU data.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            1 for labeled positives; 0, -1 or False for unlabeled rows.
-
-        Returns
-        -------
-        self
-        """
+    def _prepare(self, X, y) -> _FitData:
+        """Validate ``(X, y)``, set the scaling and build the pieces of the objective (rows in
+        the solver's order: labeled positives first)."""
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
         X = np.asarray(X, dtype=float)
@@ -261,6 +266,24 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         S = _quadratic_features(Xo, design)
         G = _kernel_free_gram(Xo, design)
         R = knn_laplacian(Xo, self.n_neighbors, self.sigma)
+        return _FitData(design, S, G, R, s[order], n_pos, m)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit on PU data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            1 for labeled positives; 0, -1 or False for unlabeled rows.
+
+        Returns
+        -------
+        self
+        """
+        data = self._prepare(X, y)
+        design, S, G, R, n_pos, m = data.design, data.S, data.G, data.R, data.n_pos, data.m
         z, t, n_iter, converged, history = _admm(
             S,
             n_pos,
@@ -297,7 +320,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.history_ = history
         if not converged:
             _warn_not_converged(history, n_iter)
-        s_o = s[order]
+        s_o = data.s
         self.objective_ = gkf_pual_objective(
             alpha,
             beta0,

@@ -1,0 +1,636 @@
+"""GKF-PUAL along a path of group-lasso weights λ1, from the smallest λ1 that removes every group
+down to a small fraction of it.
+
+**Where the path starts.**  All groups are zero at the optimum exactly when the all-zero solution
+``α* = 0`` satisfies the KKT conditions of the objective (paper eq. 11).  With ``α* = 0`` the score
+is the constant ``β0``, the manifold and kernel-free terms vanish, and ``β0`` minimises
+``C1·n_P·[1 − β0]₊ + C2·n_U·(1 + β0)²``: ``β0 = C1·n_P / (2·C2·n_U) − 1`` when
+``C1·n_P < 4·C2·n_U``, otherwise ``β0 = 1`` (every labeled positive sits at the hinge's kink).
+Stationarity in ``α*`` then reads ``c = Σ_j D_jᵀ v_j`` with ``‖v_j‖ ≤ λ1/2``, where
+``c = C1·Σ_P θ_i s(x_i) − 2·C2·(1 + β0)·Σ_U s(x_i)`` and ``θ_i ∈ [0, 1]`` is the hinge's
+subgradient.  An interaction coefficient ``A_jk`` lies in groups ``j`` and ``k``, so its entry of
+``c`` can be shared between ``v_j`` and ``v_k``: for a given ``θ`` the smallest admissible λ1 is
+``2·min over the sharing of max_j ‖v_j‖``, the dual norm of the overlapping group lasso.  That
+minimum has no closed form; by minimax duality it equals the maximum over the simplex of the
+concave function ``Σ_j π_j (c_jj² + c_bj²) + Σ_{j<k} c_jk² π_j π_k / (π_j + π_k)`` (each shared
+entry split in proportion ``π_k : π_j``), which an exponentiated-gradient ascent solves to a
+duality gap of 1e-9 in well under a second (:func:`_split_dual_norm`).
+
+- ``C1·n_P < 4·C2·n_U``: ``θ = 1`` is the only subgradient and this gives λ1_max exactly.
+- Otherwise ``θ`` may be any point of ``{θ ∈ [0, 1]^{n_P}: Σθ = 4·C2·n_U / C1}`` and λ1_max is
+  the minimum over that set as well.  We find it by bisection with the solver: every solve's
+  hinge duals give a ``θ`` and hence a certified upper bound, and a solve with a non-zero group
+  that the certificate cannot exclude gives a lower bound; the bracket is closed to a relative
+  width of 1e-2 (:meth:`_PathSolver.lambda1_max`).
+
+**Warm starts.**  λ1 enters the ADMM only through the group soft-threshold ``λ1/(2μ3)``, so with
+the penalties μ fixed the two linear systems of the ADMM are the same for every λ1: they are
+factored once and kept (re-factored only when residual balancing changes μ).  Each λ1 starts from
+the primal and dual blocks of the nearest λ1 already solved; the first starts from the all-zero
+solution with the dual certificate above.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from weakfs.pu._gkf_pual._admm import (
+    QuadraticDesign,
+    _ADMMProblem,
+    _ADMMState,
+    _final_coefficients,
+    gkf_pual_objective,
+)
+
+__all__ = ["GKFPUALPath", "gkf_pual_path"]
+
+#: relative width to which λ1_max is bracketed when it has no closed form
+LAMBDA_MAX_RTOL = 1e-2
+
+
+# ----------------------------------------------------------------------------------------------
+# the KKT certificate of the all-zero solution
+# ----------------------------------------------------------------------------------------------
+def _split_dual_norm(
+    c: np.ndarray, design: QuadraticDesign, *, gap_tol: float = 1e-9, max_iter: int = 20000
+) -> tuple[float, np.ndarray]:
+    """``min max_j ‖v_j‖`` over the ways of writing ``c = Σ_j D_jᵀ v_j``, and the minimising
+    ``v`` (laid out like the ADMM's ``t``: group after group).
+
+    Minimax duality turns ``min_split max_j ‖v_j‖²`` into ``max_{π ∈ simplex} g(π)`` with ``g``
+    concave; for a given ``π`` the best split gives group ``j`` the share ``π_k / (π_j + π_k)``
+    of ``c_jk``, and ``g(π) = Σ_j π_j ‖v_j(π)‖²``.  Exponentiated-gradient ascent on ``π``
+    (``∂g/∂π_j = ‖v_j(π)‖²``) until ``max_j ‖v_j‖² − g(π)`` (primal minus dual value) is below
+    ``gap_tol`` of the primal value.
+    """
+    m = design.m
+    C = c[design.pair] ** 2
+    single = np.diag(C) + c[design.n_quad :] ** 2  # A_jj and b_j belong to group j only
+    shared = C.copy()
+    np.fill_diagonal(shared, 0.0)
+    pi = np.full(m, 1.0 / m)
+    best, best_pi, lower = np.inf, pi, 0.0
+    for _ in range(max_iter):
+        den = pi[:, None] + pi[None, :]
+        share = np.divide(pi[None, :], den, out=np.full((m, m), 0.5), where=den > 0)
+        sq = single + (shared * share**2).sum(axis=1)  # ‖v_j(π)‖²
+        top = sq.max()
+        lower = max(lower, float(pi @ sq))
+        if top < best:
+            best, best_pi = top, pi
+        if best <= 0.0 or best - lower <= gap_tol * best:
+            break
+        pi = pi * np.exp((2.0 / top) * (sq - top))
+        pi /= pi.sum()
+    den = best_pi[:, None] + best_pi[None, :]
+    share = np.divide(best_pi[None, :], den, out=np.full((m, m), 0.5), where=den > 0)
+    v = np.empty(design.groups.shape)
+    v[:, :m] = share * c[design.pair]
+    v[np.arange(m), np.arange(m)] = c[design.pair[np.arange(m), np.arange(m)]]
+    v[:, m] = c[design.n_quad :]
+    return float(np.sqrt(best)), v.ravel()
+
+
+def _project_capped_simplex(y: np.ndarray, total: float) -> np.ndarray:
+    """Euclidean projection of ``y`` on ``{θ ∈ [0, 1]^n : Σθ = total}`` (bisection on the
+    shift)."""
+    lo, hi = float(y.min()) - 1.0, float(y.max())
+    for _ in range(100):
+        shift = 0.5 * (lo + hi)
+        if np.clip(y - shift, 0.0, 1.0).sum() > total:
+            lo = shift
+        else:
+            hi = shift
+    return np.clip(y - 0.5 * (lo + hi), 0.0, 1.0)
+
+
+@dataclass
+class _Certificate:
+    """The all-zero solution at ``lam`` and the ADMM state that certifies it."""
+
+    lam: float
+    state: _ADMMState
+
+
+class _ZeroSolution:
+    """The all-zero solution of one problem: its ``β0``, hinge subgradients and certificates."""
+
+    def __init__(self, problem: _ADMMProblem):
+        self.problem = problem
+        n_pos, n_unl = problem.n_pos, problem.n - problem.n_pos
+        C1, C2 = problem.C1, problem.C2
+        # the hinge's subgradient is unique unless every labeled positive sits at its kink
+        self.exact = C1 * n_pos < 4.0 * C2 * n_unl
+        if self.exact:
+            self.beta0 = C1 * n_pos / (2.0 * C2 * n_unl) - 1.0
+            self.total = float(n_pos)
+        else:
+            self.beta0 = 1.0
+            self.total = 4.0 * C2 * n_unl / C1  # Σθ, from stationarity in β0
+        self.u_a = np.full(n_unl, 2.0 * C2 * (1.0 + self.beta0))
+
+    def certificate(self, theta: np.ndarray | None = None) -> _Certificate:
+        """The smallest λ1 for which the all-zero solution is optimal with hinge subgradients
+        ``theta`` (the unique ones, or uniform, when None), and the certifying state."""
+        P = self.problem
+        if theta is None:
+            theta = np.full(P.n_pos, self.total / P.n_pos)
+        p = P.p
+        u_h = P.C1 * theta
+        c = P.Sp[:, :p].T @ u_h - P.Su[:, :p].T @ self.u_a
+        tau, v = _split_dual_norm(c, P.design)
+        z = np.zeros(p + 1)
+        z[p] = self.beta0
+        f = np.full(P.n, self.beta0)
+        state = _ADMMState(
+            z=z,
+            h=1.0 - f[: P.n_pos],
+            a=1.0 + f[P.n_pos :],
+            t=np.zeros(v.shape[0]),
+            b=f,
+            u_h=u_h,
+            u_a=self.u_a.copy(),
+            v=v,
+            q=np.zeros(P.n),
+        )
+        return _Certificate(2.0 * tau, state)
+
+    def certificate_from(self, state: _ADMMState) -> _Certificate:
+        """A certificate built from the hinge duals of a solve (only useful at the kink)."""
+        if self.exact:
+            return self.certificate()
+        theta = _project_capped_simplex(state.u_h / self.problem.C1, self.total)
+        return self.certificate(theta)
+
+
+# ----------------------------------------------------------------------------------------------
+# solves along the path
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class _Solution:
+    alpha: np.ndarray
+    beta0: float
+    support: np.ndarray
+    group_norms: np.ndarray
+    objective: float
+    n_iter: int
+    converged: bool
+
+
+@dataclass
+class _PathSolver:
+    """Solves one problem for many λ1, each warm-started from the nearest λ1 already solved."""
+
+    problem: _ADMMProblem
+    S: np.ndarray
+    s: np.ndarray
+    R: object
+    mu: tuple
+    adaptive_mu: bool
+    max_iter: int
+    tol: float
+    abs_tol: float
+    stopping: str
+    states: dict = field(default_factory=dict)
+    solutions: dict = field(default_factory=dict)
+    _lambda1_max: tuple | None = None
+
+    def __post_init__(self):
+        self.zero = _ZeroSolution(self.problem)
+
+    # -- one λ1 -------------------------------------------------------------------------------
+    def _nearest_state(self, lam: float) -> _ADMMState | None:
+        if not self.states:
+            return None
+        if lam <= 0.0:
+            key = min(self.states)
+        else:
+            keys = np.array(list(self.states))
+            safe = np.where(keys > 0, keys, np.finfo(float).tiny)
+            key = float(keys[np.argmin(np.abs(np.log(safe / lam)))])
+        return self.states[key].copy()
+
+    def _record(self, lam: float, z, t, n_iter: int, converged: bool) -> _Solution:
+        design = self.problem.design
+        alpha, beta0, support = _final_coefficients(z, t, design)
+        if lam == 0:
+            support = np.ones(design.m, dtype=bool)
+        P = self.problem
+        objective = gkf_pual_objective(
+            alpha,
+            beta0,
+            self.S,
+            self.s,
+            P.G,
+            self.R,
+            design,
+            C1=P.C1,
+            C2=P.C2,
+            lambda1=lam,
+            lambda2=P.lambda2,
+        )
+        return _Solution(
+            alpha,
+            beta0,
+            support,
+            np.linalg.norm(alpha[design.groups], axis=1),
+            objective,
+            n_iter,
+            converged,
+        )
+
+    def solve(self, lam: float) -> _Solution:
+        """The solution at ``lam`` (the certified all-zero solution at and above λ1_max)."""
+        lam = float(lam)
+        if lam in self.solutions:
+            return self.solutions[lam]
+        lam_max, _ = self.lambda1_max()
+        if lam >= lam_max and lam_max in self.states:
+            state = self.states[lam_max].copy()
+            sol = self._record(lam, state.z, state.t, 0, True)
+            self.solutions[lam] = sol
+            return sol
+        return self._admm(lam)
+
+    def _run(self, lam: float):
+        """One ADMM solve at ``lam`` from the nearest state; keeps its state and penalties."""
+        res = self.problem.solve(
+            lam,
+            self._nearest_state(lam),
+            mu=self.mu,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            abs_tol=self.abs_tol,
+            record_every=0,
+            adapt=self.adaptive_mu,
+            stopping=self.stopping,
+            fast=True,
+            # a warm start is usually done before the 30th iteration: balancing the penalties
+            # only in the solves that need more saves most re-factorisations
+            first_adapt=30,
+        )
+        self.mu = res.mu
+        self.states[lam] = res.state.copy()
+        return res
+
+    def _admm(self, lam: float) -> _Solution:
+        res = self._run(lam)
+        sol = self._record(lam, res.state.z, res.state.t, res.n_iter, res.converged)
+        self.solutions[lam] = sol
+        return sol
+
+    # -- where the path starts ----------------------------------------------------------------
+    def lambda1_max(self) -> tuple[float, bool]:
+        """``(λ1_max, exact)``: the smallest λ1 at which every group is zero (see the module
+        docstring), and whether it is the closed form (True) or a bisection's upper end."""
+        if self._lambda1_max is not None:
+            return self._lambda1_max
+        cert = self.zero.certificate()
+        if self.zero.exact or cert.lam == 0.0:
+            self._set_lambda1_max(cert, exact=True)
+            return self._lambda1_max
+        # labeled positives at the hinge's kink: bisection with the solver, each solve's hinge
+        # duals tightening the certified upper end
+        hi = cert
+        self.states[hi.lam] = hi.state.copy()
+        lo = 0.0
+        for _ in range(40):
+            if lo > 0.0 and hi.lam <= lo * (1.0 + LAMBDA_MAX_RTOL):
+                break
+            lam = 0.8 * hi.lam if lo == 0.0 else float(np.sqrt(lo * hi.lam))
+            res = self._run(lam)
+            found = self.zero.certificate_from(res.state)
+            if found.lam < hi.lam:
+                hi = found
+                self.states[hi.lam] = hi.state.copy()
+            if hi.lam <= lam:
+                continue  # zero at lam is certified
+            nonzero = np.any(res.state.t != 0.0)
+            if nonzero:
+                lo = max(lo, lam)
+            else:  # the solver finds every group zero although the certificate is not tight
+                hi = _Certificate(lam, res.state.copy())
+            if lo >= hi.lam:  # a non-zero group the certificate excludes: solver round-off
+                lo = hi.lam / (1.0 + LAMBDA_MAX_RTOL)
+        self._set_lambda1_max(hi, exact=False)
+        return self._lambda1_max
+
+    def _set_lambda1_max(self, cert: _Certificate, *, exact: bool) -> None:
+        self.states[cert.lam] = cert.state.copy()
+        self._lambda1_max = (cert.lam, exact)
+
+    # -- exactly k groups ---------------------------------------------------------------------
+    def lambda_for_k(self, k: int, lambdas: np.ndarray, *, max_bisect: int = 30) -> float:
+        """The largest λ1 on ``lambdas`` (solved already) where exactly ``k`` groups are
+        non-zero; if the path jumps over ``k``, bisection between the neighbouring λ1 (log
+        scale).  If no λ1 gives exactly ``k``, the λ1 with the fewest groups above ``k``."""
+        counts = np.array([self.solve(lam).support.sum() for lam in lambdas])
+        above = np.flatnonzero(counts >= k)
+        grid = [float(v) for v in lambdas]
+        lam_min = grid[-1]
+        while above.size == 0:  # the path ends above k: continue it down, then λ1 = 0
+            lam_min = lam_min * 0.1 if lam_min > 1e-8 * grid[0] else 0.0
+            grid.append(lam_min)
+            counts = np.append(counts, self.solve(lam_min).support.sum())
+            above = np.flatnonzero(counts >= k)
+        i = int(above[0])
+        if counts[i] == k or i == 0:
+            return grid[i]
+        lo, hi = grid[i], grid[i - 1]  # lo: more than k groups, hi: fewer
+        best_lo = lo
+        for _ in range(max_bisect):
+            mid = float(np.sqrt(lo * hi)) if lo > 0 else 0.5 * hi
+            count = self.solve(mid).support.sum()
+            if count == k:
+                return mid
+            if count > k:
+                lo = best_lo = mid
+            else:
+                hi = mid
+            if hi <= lo * (1.0 + 1e-6):
+                break
+        return best_lo
+
+
+# ----------------------------------------------------------------------------------------------
+# the public path
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GKFPUALPath:
+    """GKF-PUAL solutions along a decreasing sequence of group-lasso weights λ1.
+
+    Returned by :func:`gkf_pual_path`; row ``i`` of every array belongs to ``lambdas[i]``.
+    Coefficients are in the standardised space when the path standardised ``X``
+    (``mean``/``scale``).
+
+    Attributes
+    ----------
+    lambdas : ndarray of shape (n_lambdas,)
+        The λ1 values, decreasing.
+    lambda1_max : float
+        The smallest λ1 at which every group is zero.
+    lambda1_max_exact : bool
+        True when ``lambda1_max`` is the closed form of the KKT conditions; False when it was
+        bracketed by bisection to a relative width of 1e-2 (labeled positives at the hinge's
+        kink; see :func:`gkf_pual_path`).
+    support : ndarray of bool, shape (n_lambdas, n_features)
+        Features whose group is non-zero.
+    group_norms : ndarray of shape (n_lambdas, n_features)
+        ``‖α*_[j]‖₂`` per feature.
+    coefs : ndarray of shape (n_lambdas, n_features * (n_features + 3) // 2)
+        ``α*``: the upper triangle of ``A`` row by row, then ``b``.
+    intercepts : ndarray of shape (n_lambdas,)
+        ``β0``.
+    objectives : ndarray of shape (n_lambdas,)
+        Objective value (paper eq. 11) at each solution.
+    n_iter : ndarray of int, shape (n_lambdas,)
+        ADMM iterations per λ1 (0 where the all-zero solution is certified).
+    converged : ndarray of bool, shape (n_lambdas,)
+    feature_names : ndarray of str, shape (n_features,)
+        Column names of ``X`` (``x0``, ``x1``, … for arrays).
+    mean, scale : ndarray of shape (n_features,)
+        The standardisation applied before fitting (0 and 1 without ``standardize``).
+    seconds : float
+        Wall time of the path.
+    n_factorizations : int
+        How often the ADMM's linear systems were factored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weakfs.pu import gkf_pual_path
+    >>> rng = np.random.RandomState(1)
+    >>> X = rng.normal(size=(150, 4))
+    >>> s = ((X[:, 0] ** 2 > 1) & (rng.uniform(size=150) < 0.6)).astype(int)
+    >>> path = gkf_pual_path(X, s, n_lambdas=6, C2=0.3, lambda2=0.01, sigma=1e-3)
+    >>> path.n_nonzero.tolist()[0], path.group_norms.shape
+    (0, (6, 4))
+    >>> A, b, beta0 = path.quadratic(-1)  # the least regularised solution
+    >>> bool(np.allclose(A, A.T))
+    True
+    """
+
+    lambdas: np.ndarray
+    lambda1_max: float
+    lambda1_max_exact: bool
+    support: np.ndarray
+    group_norms: np.ndarray
+    coefs: np.ndarray
+    intercepts: np.ndarray
+    objectives: np.ndarray
+    n_iter: np.ndarray
+    converged: np.ndarray
+    feature_names: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    seconds: float
+    n_factorizations: int
+
+    @property
+    def n_nonzero(self) -> np.ndarray:
+        """Number of non-zero groups per λ1."""
+        return self.support.sum(axis=1)
+
+    def quadratic(self, i: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(A, b, β0)`` of the ``i``-th solution (``f(x) = ½xᵀAx + bᵀx + β0``)."""
+        m = self.support.shape[1]
+        rows, cols = np.triu_indices(m)
+        A = np.zeros((m, m))
+        A[rows, cols] = self.coefs[i, : rows.size]
+        A[cols, rows] = self.coefs[i, : rows.size]
+        return A, self.coefs[i, rows.size :].copy(), float(self.intercepts[i])
+
+    def exit_lambdas(self) -> np.ndarray:
+        """Per feature, the largest λ1 of the path at which its group is non-zero (0 if never):
+        the features that leave the path last (as λ1 grows) have the largest values."""
+        hit = self.support.any(axis=0)
+        first = np.argmax(self.support, axis=0)
+        return np.where(hit, self.lambdas[first], 0.0)
+
+
+def _lambda_grid(lambda1_max: float, lambdas, n_lambdas: int, eps: float) -> np.ndarray:
+    if lambdas is not None:
+        grid = np.sort(np.asarray(lambdas, dtype=float).ravel())[::-1]
+        if grid.size == 0 or not np.all(np.isfinite(grid)) or grid.min() < 0:
+            raise ValueError(f"lambdas must be finite and non-negative; got {lambdas!r}")
+        return grid
+    if isinstance(n_lambdas, bool) or not isinstance(n_lambdas, (int, np.integer)):
+        raise ValueError(f"n_lambdas must be a positive integer; got {n_lambdas!r}")
+    if n_lambdas < 1:
+        raise ValueError(f"n_lambdas must be a positive integer; got {n_lambdas!r}")
+    if not 0 < eps < 1:
+        raise ValueError(f"eps must be in (0, 1); got {eps!r}")
+    if lambda1_max == 0.0:
+        return np.zeros(1)
+    return lambda1_max * np.logspace(0.0, np.log10(eps), int(n_lambdas))
+
+
+def _path_solver(estimator, X, y) -> tuple[_PathSolver, np.ndarray]:
+    """A :class:`_PathSolver` for the (unfitted) classifier ``estimator``'s settings on
+    ``(X, y)``; ``estimator`` gets ``mean_``, ``scale_``, ``n_features_in_`` (and feature names)
+    set by the checks.  Also returns the feature names."""
+    data = estimator._prepare(X, y)
+    problem = _ADMMProblem(
+        data.S,
+        data.n_pos,
+        data.G,
+        data.R,
+        data.design,
+        C1=float(estimator.C1),
+        C2=float(estimator.C2),
+        lambda2=float(estimator.lambda2),
+    )
+    solver = _PathSolver(
+        problem,
+        data.S,
+        data.s,
+        data.R,
+        mu=estimator._mu_tuple(),
+        adaptive_mu=bool(estimator.adaptive_mu),
+        max_iter=int(estimator.max_iter),
+        tol=float(estimator.tol),
+        abs_tol=float(estimator.abs_tol),
+        stopping=str(estimator.stopping),
+    )
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is None:
+        names = np.array([f"x{i}" for i in range(data.m)], dtype=object)
+    return solver, np.asarray(names, dtype=object)
+
+
+def _collect(solver: _PathSolver, grid, names, mean, scale, seconds: float) -> GKFPUALPath:
+    sols = [solver.solve(lam) for lam in grid]
+    lam_max, exact = solver.lambda1_max()
+    stuck = [lam for lam, sol in zip(grid, sols) if not sol.converged]
+    if stuck:
+        warnings.warn(
+            f"the ADMM did not converge in {solver.max_iter} iterations at {len(stuck)} of "
+            f"{len(sols)} λ1 values (largest {max(stuck):.4g}); raise max_iter",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    return GKFPUALPath(
+        lambdas=np.asarray(grid, dtype=float),
+        lambda1_max=float(lam_max),
+        lambda1_max_exact=bool(exact),
+        support=np.array([s.support for s in sols]),
+        group_norms=np.array([s.group_norms for s in sols]),
+        coefs=np.array([s.alpha for s in sols]),
+        intercepts=np.array([s.beta0 for s in sols]),
+        objectives=np.array([s.objective for s in sols]),
+        n_iter=np.array([s.n_iter for s in sols], dtype=int),
+        converged=np.array([s.converged for s in sols], dtype=bool),
+        feature_names=names,
+        mean=np.asarray(mean, dtype=float).copy(),
+        scale=np.asarray(scale, dtype=float).copy(),
+        seconds=seconds,
+        n_factorizations=int(solver.problem.n_factorizations),
+    )
+
+
+def gkf_pual_path(
+    X,
+    y,
+    lambdas=None,
+    *,
+    n_lambdas: int = 50,
+    eps: float = 1e-2,
+    C1: float = 1.0,
+    C2: float = 0.1,
+    lambda2: float = 0.1,
+    n_neighbors: int = 5,
+    sigma: float = 1.0,
+    mu=0.01,
+    adaptive_mu: bool = True,
+    max_iter: int = 20000,
+    tol: float = 1e-4,
+    abs_tol: float = 1e-6,
+    stopping: str = "primal-dual",
+    standardize: bool = True,
+) -> GKFPUALPath:
+    """GKF-PUAL solutions along a path of group-lasso weights λ1 (the lasso-path picture).
+
+    By default ``n_lambdas`` values log-spaced from ``λ1_max`` — the smallest λ1 at which every
+    group is zero — down to ``eps · λ1_max``.  Each λ1 is warm-started from the previous
+    solution, and the ADMM's linear systems, which do not depend on λ1 once the penalties μ are
+    fixed, are factored once and reused; a 50-value path costs a few single fits.
+
+    ``λ1_max`` comes from the KKT conditions of the all-zero solution: in closed form (up to an
+    m-dimensional concave maximisation that splits the interaction coefficients shared by two
+    groups) when ``C1·n_P < 4·C2·n_U``; otherwise every labeled positive sits at the hinge's kink,
+    the hinge's subgradient is not unique, and ``λ1_max`` is found by bisection with the solver to
+    a relative width of 1e-2 (``lambda1_max_exact`` says which).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training data.
+    y : array-like of shape (n_samples,)
+        PU labels: 1 for labeled positives; 0, -1 or False for unlabeled rows.
+    lambdas : array-like of float, optional
+        The λ1 values to solve (sorted decreasing).  Default: the log-spaced grid above.
+    n_lambdas : int, default=50
+        Number of λ1 values of the default grid.
+    eps : float, default=1e-2
+        Smallest λ1 of the default grid as a fraction of ``λ1_max``.
+    C1, C2, lambda2, n_neighbors, sigma, mu, adaptive_mu, max_iter, tol, abs_tol, stopping, \
+standardize
+        As in :class:`GKFPUALClassifier` (λ1 is what the path varies).
+
+    Returns
+    -------
+    path : GKFPUALPath
+        Per λ1: support, group norms, coefficients, intercept, objective, ADMM iterations.
+
+    See Also
+    --------
+    GKFPUALSelector : keeps exactly ``n_features_to_select`` features by searching this path.
+    weakfs.plotting.plot_gkf_pual_path : group norms against λ1, with the feature names.
+
+    Notes
+    -----
+    Along the path the ADMM solves eq. 18 with the explicit inverse of its (constant) matrix
+    instead of back-substituting its Cholesky factor every iteration; solutions agree with
+    :class:`GKFPUALClassifier` fitted at the same λ1 within the solver's tolerance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weakfs.pu import gkf_pual_path
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.normal(size=(200, 5))
+    >>> y_true = (X[:, 0] ** 2 + X[:, 1] ** 2 > 1.4).astype(int)
+    >>> s = y_true * (rng.uniform(size=200) < 0.6)
+    >>> path = gkf_pual_path(X, s, n_lambdas=10, C2=0.3, lambda2=0.01, sigma=1e-3)
+    >>> path.support.shape, int(path.n_nonzero[0])
+    ((10, 5), 0)
+    >>> bool(path.lambdas[0] == path.lambda1_max), int(path.n_nonzero[-1])
+    (True, 5)
+    """
+    from weakfs.pu._gkf_pual._classifier import GKFPUALClassifier
+
+    t0 = time.perf_counter()
+    est = GKFPUALClassifier(
+        C1=C1,
+        C2=C2,
+        lambda2=lambda2,
+        n_neighbors=n_neighbors,
+        sigma=sigma,
+        mu=mu,
+        adaptive_mu=adaptive_mu,
+        max_iter=max_iter,
+        tol=tol,
+        abs_tol=abs_tol,
+        stopping=stopping,
+        standardize=standardize,
+    )
+    est._validate_params()
+    solver, names = _path_solver(est, X, y)
+    lam_max, _ = solver.lambda1_max()
+    grid = _lambda_grid(lam_max, lambdas, n_lambdas, eps)
+    return _collect(solver, grid, names, est.mean_, est.scale_, time.perf_counter() - t0)
