@@ -265,7 +265,7 @@ def test_printed_prior_is_the_one_used(tmp_path, capsys):
     assert prior["how"].endswith("method 'bbe'")
     assert f"class prior used: {prior['value']:.4g} (estimated" in printed
     # the model's own prior="auto" on the same rows gives the same number
-    from weakfs.cli import _positive_mask
+    from weakfs.cli._table import _positive_mask
     from weakfs.datasets import make_pu_labels
 
     mask, _ = _positive_mask(frame["truth"], "True")
@@ -281,12 +281,12 @@ def test_printed_prior_is_the_one_used(tmp_path, capsys):
 def test_output_folder_and_format_are_checked_before_the_data_is_read(
     tmp_path, capsys, monkeypatch
 ):
-    import weakfs.cli
+    import weakfs.cli._select
 
     def no_reading(args):
         raise AssertionError("the table was read")
 
-    monkeypatch.setattr(weakfs.cli, "_read_table", no_reading)
+    monkeypatch.setattr(weakfs.cli._select, "_read_table", no_reading)
     path = _write(_table(), tmp_path)
     argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr", "-o"]
     err = _fails([*argv, str(tmp_path / "no" / "sel.csv")], capsys)
@@ -298,10 +298,10 @@ def test_output_folder_and_format_are_checked_before_the_data_is_read(
 
 
 def test_parquet_without_pyarrow_fails_before_any_work(tmp_path, capsys, monkeypatch):
-    import weakfs.cli
+    import weakfs.cli._table
 
     path = _write(_table(), tmp_path, ".parquet")
-    monkeypatch.setattr(weakfs.cli, "_has_parquet_engine", lambda: False)
+    monkeypatch.setattr(weakfs.cli._table, "_has_parquet_engine", lambda: False)
     argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr"]
     assert "reading table.parquet needs pyarrow" in _fails(argv, capsys)
     csv = _write(_table(), tmp_path)

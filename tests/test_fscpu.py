@@ -169,7 +169,8 @@ def test_kmeans_lloyd_equals_sklearn_from_same_seeds(sparse_data):
     from sklearn.cluster import KMeans
 
     from weakfs.pu._fscpu._gmm import _kmeans_plusplus
-    from weakfs.pu._fscpu._gmm_kernels import csr_rows, lloyd_csr
+    from weakfs.pu._fscpu._gmm_kernels import csr_rows
+    from weakfs.pu._fscpu._kmeans_kernels import lloyd_csr
 
     X = _sparse_blobs(6) if sparse_data else _blobs(6)
     csr = csr_rows(X)[:3]

@@ -104,7 +104,7 @@ def test_dense_kmeans_equals_sklearn_lloyd_from_same_seeds():
 
 
 def test_vectorised_exp_within_one_ulp_of_math_exp():
-    from weakfs.pu._fscpu._gmm_kernels import _exp_shifted
+    from weakfs.pu._fscpu._gmm_dense_kernels import _exp_shifted
 
     x = np.concatenate([-np.geomspace(1e-12, 707.9, 4000), [0.0, -1e-300, -708.1, -745.0]])
     row, tot = x.copy(), np.zeros_like(x)

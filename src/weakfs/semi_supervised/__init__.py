@@ -6,6 +6,7 @@ can compose them: :func:`self_learn` (the self-learning loop on encoded labels),
 classes.
 """
 
+from weakfs.semi_supervised._cot_fss import CoTFSSSelector
 from weakfs.semi_supervised._criteria import (
     CBILCriterion,
     CBoundCriterion,
@@ -17,7 +18,6 @@ from weakfs.semi_supervised._criteria import (
 from weakfs.semi_supervised._self_learning import SelfLearningClassifier, self_learn
 from weakfs.semi_supervised._sewil import ForestSubsetObjective, SEWILSelector
 from weakfs.semi_supervised._ssl_baselines import (
-    CoTFSSSelector,
     RLSRSelector,
     SemiFisherSelector,
     SSLSSelector,

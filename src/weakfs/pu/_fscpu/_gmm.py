@@ -49,21 +49,25 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_random_state
 
-from weakfs.pu._fscpu._gmm_kernels import (
+from weakfs.pu._fscpu._gmm_dense_kernels import (
     blas_gemm,
-    csr_rows,
     dense_em_pass,
+    estep_from_sq,
+)
+from weakfs.pu._fscpu._gmm_kernels import (
+    csr_rows,
     dense_terms,
     em_pass_terms,
-    estep_from_sq,
     gaussian_terms,
     gaussian_terms_diag,
-    lloyd_csr,
-    lloyd_step,
     m_step_terms,
-    nearest_center,
     row_terms,
     row_terms_diag,
+)
+from weakfs.pu._fscpu._kmeans_kernels import (
+    lloyd_csr,
+    lloyd_step,
+    nearest_center,
     sq_distances_csr,
     sq_distances_from_dot,
 )

@@ -1,0 +1,321 @@
+"""``weakfs select``: reading the table, the labels and the feature columns."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from weakfs.cli._common import _fail, _names, _note
+
+if TYPE_CHECKING:
+    from weakfs.cli._select import SelectorSpec
+
+PARQUET_SUFFIXES = (".parquet", ".pq")
+OUTPUT_FORMATS = {".csv": "csv", ".json": "json", **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}
+
+# a date/time string holds a 4-digit year, a clock time or a d/m/y triple
+_DATE_SHAPE = re.compile(r"\d{4}|\d:\d\d|\d[-/.]\d{1,2}[-/.]\d")
+# share of the (sampled) values of a text column that must parse as dates/times
+_DATE_SHARE = 0.5
+_DATE_SAMPLE = 500
+
+
+def _has_parquet_engine() -> bool:
+    return any(importlib.util.find_spec(m) is not None for m in ("pyarrow", "fastparquet"))
+
+
+def _require_parquet(what: str) -> None:
+    """Fail before any work when no Parquet engine is installed."""
+    if not _has_parquet_engine():
+        _fail(f"{what} needs pyarrow, which is not installed: pip install pyarrow")
+
+
+def _read_table(args) -> tuple[pd.DataFrame, pd.Series | None, str]:
+    """Rows from a CSV/Parquet file or a bundled/staged dataset; the target column split off."""
+    if args.dataset:
+        from weakfs.datasets import load
+
+        X, y = load(args.dataset)
+        if not isinstance(X, pd.DataFrame):
+            from scipy import sparse
+
+            if sparse.issparse(X):
+                X = pd.DataFrame.sparse.from_spmatrix(X).sparse.to_dense()
+                X.columns = [f"x{j}" for j in range(X.shape[1])]
+        y = pd.Series(y, name=getattr(y, "name", None) or "y")
+        return X, y, args.dataset
+    path = Path(args.path)
+    if not path.is_file():
+        _fail(f"no such file: {path}")
+    if path.suffix.lower() in PARQUET_SUFFIXES:
+        _require_parquet(f"reading {path.name}")
+        frame = pd.read_parquet(path)
+    else:
+        frame = pd.read_csv(path, low_memory=False)
+    frame.columns = [str(c) for c in frame.columns]
+    if args.target is None:
+        return frame, None, path.name
+    if args.target not in frame.columns:
+        _fail(f"target column {args.target!r} not in {path.name}; columns: {_names(frame.columns)}")
+    return frame.drop(columns=[args.target]), frame[args.target], path.name
+
+
+# ---------------------------------------------------------------------------------------------
+# labels
+
+
+def _is_bool_column(column: pd.Series) -> bool:
+    """A bool column, or an object column of booleans with missing values (as CSV reads it)."""
+    if ptypes.is_bool_dtype(column):
+        return True
+    if column.dtype != object:
+        return False
+    present = column.dropna()
+    return len(present) > 0 and all(isinstance(v, bool | np.bool_) for v in present)
+
+
+def _label_kind(y: pd.Series) -> str:
+    if _is_bool_column(y):
+        return "bool"
+    if ptypes.is_integer_dtype(y):
+        return "int"
+    if ptypes.is_float_dtype(y):
+        return "float"
+    return "text"
+
+
+def _equal(y: pd.Series, value) -> np.ndarray:
+    """``y == value`` as a numpy bool array, missing entries False."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        match = y.notna() & (y == value)
+    return match.fillna(False).to_numpy(dtype=bool)
+
+
+def _positive_mask(y: pd.Series, text: str) -> tuple[np.ndarray, object]:
+    """Rows whose target equals ``--positive``, read as the column's own type."""
+    kind = _label_kind(y)
+    value = None
+    if kind == "bool":
+        value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
+    elif kind in ("int", "float"):
+        try:
+            number = float(text)
+        except ValueError:
+            number = None
+        if number is not None:
+            value = number if kind == "float" or not number.is_integer() else int(number)
+    else:
+        value = text
+    if value is None:
+        mask = np.zeros(len(y), dtype=bool)
+    elif kind == "text":
+        mask = (y.notna() & (y.astype(str) == value)).to_numpy(dtype=bool)
+    else:
+        mask = _equal(y, value)
+    if not mask.any():
+        counts = y.value_counts(dropna=False)
+        found = _names([f"{v} ({n})" for v, n in counts.items()], limit=10)
+        _fail(
+            f"--positive {text!r} matches no row of the {kind} target column {y.name!r}; "
+            f"its values: {found}"
+        )
+    return mask, value
+
+
+def _prepare_labels(spec: SelectorSpec, y: pd.Series | None, args) -> np.ndarray | None:
+    if spec.labels == "none":
+        if args.positive is not None or args.labeled_fraction is not None:
+            _note(
+                args,
+                f"{args.method} reads no labels: --positive and --labeled-fraction are ignored",
+            )
+        return None
+    if y is None:
+        _fail(f"method {args.method!r} needs labels: give --target")
+    n = len(y)
+    if spec.labels == "pu":
+        if args.positive is None:
+            _fail("PU methods need --positive VALUE (the target value of labeled positives)")
+        mask, value = _positive_mask(y, args.positive)
+        if args.labeled_fraction is None:
+            if mask.all():
+                _fail(
+                    f"every row has {y.name} = {value}: PU data needs unlabeled rows (to "
+                    "simulate weak labels from a fully labelled target, give --labeled-fraction)"
+                )
+            args.lines.append(
+                f"PU labels: {int(mask.sum())} labeled positives ({y.name} = {value}), "
+                f"{n - int(mask.sum())} unlabeled rows"
+            )
+            return mask.astype(np.int8)
+        if y.isna().any():
+            _fail(
+                f"--labeled-fraction simulates weak labels from a fully labelled target, but "
+                f"{int(y.isna().sum())} rows of {y.name!r} have no value"
+            )
+        from weakfs.datasets import make_pu_labels
+
+        pu = make_pu_labels(
+            mask,
+            positive=True,
+            labeled_fraction=args.labeled_fraction,
+            random_state=args.random_state,
+        )
+        args.lines.append(
+            f"PU labels simulated from {y.name} = {value}: {pu.n_labeled} of {pu.n_positive} "
+            f"positives labeled (label frequency {pu.label_frequency:.3f}), "
+            f"{n - pu.n_labeled} unlabeled rows; true prior of the simulated labels "
+            f"{pu.prior:.3f} (not used)"
+        )
+        return pu.s
+    # semi-supervised: missing = unlabeled = -1; text or bool classes become codes 0, 1, ...
+    if ptypes.is_numeric_dtype(y) and not _is_bool_column(y):
+        values = y.to_numpy(dtype=float, na_value=np.nan)
+        labels = np.where(np.isnan(values), -1.0, values)
+        if np.all(labels == np.round(labels)):
+            labels = labels.astype(np.int64)
+    else:
+        labels, _ = pd.factorize(y, sort=True)
+    if args.labeled_fraction is not None:
+        rng = np.random.RandomState(args.random_state)
+        labels = labels.copy()
+        labels[rng.random_sample(n) >= args.labeled_fraction] = -1
+    n_labeled = int((labels != -1).sum())
+    args.lines.append(f"semi-supervised labels: {n_labeled} labeled, {n - n_labeled} unlabeled")
+    return labels
+
+
+# ---------------------------------------------------------------------------------------------
+# feature columns
+
+
+def _looks_like_dates(values: pd.Series) -> bool:
+    """Most (sampled) values of a text column are date/time strings pandas can parse."""
+    if len(values) > _DATE_SAMPLE:
+        values = values.sample(_DATE_SAMPLE, random_state=0)
+    text = values.astype(str)
+    shaped = text.str.contains(_DATE_SHAPE)
+    if shaped.mean() <= _DATE_SHARE:
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parsed = pd.to_datetime(text[shaped], errors="coerce", format="mixed")
+    return parsed.notna().sum() > _DATE_SHARE * len(text)
+
+
+def _is_text(column: pd.Series) -> bool:
+    return not (ptypes.is_numeric_dtype(column) or _is_bool_column(column))
+
+
+def _why_left_out(column: pd.Series) -> str | None:
+    """Why a column is no feature (an ID, dates, no values), or None."""
+    if ptypes.is_datetime64_any_dtype(column) or ptypes.is_timedelta64_dtype(column):
+        return "dates/times"
+    if isinstance(column.dtype, pd.PeriodDtype):
+        return "dates/times"
+    present = column.dropna()
+    if _is_text(column) and _looks_like_dates(present):
+        return "date/time strings"
+    id_like = _is_text(column) or ptypes.is_integer_dtype(column)
+    if id_like and not _is_bool_column(column) and len(present) > 1 and present.is_unique:
+        return "a different value on every row, like an ID"
+    return None
+
+
+def _check_names(option: str, names: list[str], columns: pd.Index, target) -> None:
+    unknown = [n for n in names if n not in columns]
+    if unknown:
+        hint = f" ({target!r} is the target)" if target in unknown else ""
+        _fail(
+            f"{option}: no feature column {_names(map(repr, unknown))}{hint}; "
+            f"columns: {_names(columns)}"
+        )
+
+
+def _prepare_features(
+    X: pd.DataFrame, spec: SelectorSpec, args, target
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The feature table the selector is fitted on, and the source column of each feature.
+
+    Leaves out what is no feature (``--drop``, IDs, dates), refuses text columns with too many
+    values, reports (or imputes) missing values and one-hot encodes text columns.
+    """
+    for option, names in (
+        ("--drop", args.drop),
+        ("--categorical", args.categorical),
+        ("--keep", args.keep),
+    ):
+        _check_names(option, names, X.columns, target)
+    both = sorted(set(args.drop) & set(args.categorical))
+    if both:
+        _fail(f"--drop and --categorical both name {_names(map(repr, both))}")
+    X = X.drop(columns=args.drop)
+    forced = set(args.categorical)
+    left_out = {}
+    for name in X.columns:
+        if X[name].isna().all():
+            left_out[name] = "no values at all"
+            continue
+        if name in forced or name in args.keep:
+            continue
+        why = _why_left_out(X[name])
+        if why is not None:
+            left_out[name] = why
+    for name, why in left_out.items():
+        keep = "" if why == "no values at all" else f"; --keep {name!r} uses it"
+        _note(args, f"left out column {name!r} ({why}){keep}")
+    X = X.drop(columns=list(left_out))
+    text = [c for c in X.columns if c in forced or _is_text(X[c])]
+    too_many = {c: X[c].nunique() for c in text if c not in forced}
+    too_many = {c: k for c, k in too_many.items() if k > args.max_categories}
+    if too_many:
+        listed = _names(f"{c!r} ({k})" for c, k in too_many.items())
+        _fail(
+            f"text column(s) with more than --max-categories {args.max_categories} distinct "
+            f"values: {listed}; --drop them, or --categorical NAME to one-hot encode anyway"
+        )
+    if X.shape[1] == 0:
+        reasons = _names(f"{c!r} ({why})" for c, why in left_out.items())
+        _fail(f"no feature column left; left out: {reasons}")
+    missing = X.isna().sum()
+    missing = missing[missing > 0]
+    if len(missing) and args.impute is None:
+        listed = ", ".join(f"{c!r} ({k})" for c, k in missing.items())
+        _fail(
+            f"missing values in {len(missing)} column(s): {listed}; fill them, --drop the "
+            "columns, or give --impute median|most_frequent"
+        )
+    for name in X.columns:
+        if _is_bool_column(X[name]) and name not in forced:
+            X[name] = X[name].astype(float)
+    if len(missing):
+        for name in missing.index:
+            numeric = name not in text and args.impute == "median"
+            fill = X[name].median() if numeric else X[name].mode(dropna=True).iloc[0]
+            X[name] = X[name].fillna(fill)
+        how = "median" if args.impute == "median" else "most frequent value"
+        if args.impute == "median" and set(missing.index) & set(text):
+            how += "; most frequent value in text columns"
+        _note(
+            args,
+            f"imputed {int(missing.sum())} missing values in {len(missing)} column(s) ({how})",
+        )
+    source = {str(c): str(c) for c in X.columns}
+    if text and spec.one_hot:
+        _note(args, f"one-hot encoding {len(text)} text/categorical column(s): {_names(text, 8)}")
+        encoded = pd.get_dummies(X[text].astype(str), prefix_sep="=", dtype=float)
+        for name in encoded.columns:
+            source[name] = max((c for c in text if name.startswith(f"{c}=")), key=len)
+        X = pd.concat([X.drop(columns=text), encoded], axis=1)
+    elif text:
+        X = X.astype({c: str for c in text})  # the selector encodes them itself
+    return X, source
