@@ -116,3 +116,15 @@ def test_figure1_panels_have_two_positive_clusters_as_the_paper():
     ]
     assert [c.n_positive_clusters for c in panels] == [2, 2, None, 2]
     assert [c.n_negative_clusters for c in panels] == [8, 8, None, 1]
+
+
+def test_figure1_report_names_the_conditions_it_ran():
+    from weakfs.experiments._fscpu import FIGURE1_CONDITIONS, _condition_text
+
+    texts = [_condition_text(c) for c in FIGURE1_CONDITIONS]
+    assert texts == [
+        "40 % labeled, 8 negative / 2 positive clusters",
+        "10 % labeled, 8 negative / 2 positive clusters",
+        "no cluster assumption, 10 % labeled",
+        "10 % labeled, 1 negative / 2 positive clusters",
+    ]

@@ -339,6 +339,14 @@ def _protocol(table: pd.DataFrame) -> str:
 FIGURE1_CONDITIONS = ["ca-40-8-2", "ca-10-8-2", "noca-10", "ca-10-1-2"]
 
 
+def _condition_text(condition: str) -> str:
+    """``ca-40-8-2`` -> "40 % labeled, 8 negative / 2 positive clusters"."""
+    parts = condition.split("-")
+    if parts[0] == "noca":
+        return f"no cluster assumption, {parts[1]} % labeled"
+    return f"{parts[1]} % labeled, {parts[2]} negative / {parts[3]} positive clusters"
+
+
 def make_cells_f1(config: RunConfig) -> list[dict]:
     conditions = config.keep("datasets", FIGURE1_CONDITIONS)
     opts = _options(config)
@@ -383,11 +391,13 @@ def write_report_f1(table: pd.DataFrame, ctx: ReportContext) -> str:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     fsr = ", ".join(f"{r.condition}: FSR {r.fsr:.2f}" for r in rows.itertuples())
+    panels = ", ".join(
+        f"({letter}) {_condition_text(c)}" for letter, c in zip("abcd", rows["condition"])
+    )
     return (
         "The paper's Figure 1: every theta_i over the compact-GA iterations of one FSCPU run on"
-        " the artificial data (relevant features red, irrelevant blue), for conditions (a) 40 %,"
-        " 8 negative / 1 positive clusters, (b) 10 %, 8/1, (c) no cluster assumption, 10 %, (d)"
-        f" 10 %, 1/1.\n\n![theta]({path.name})\n\n{fsr}.\n\n"
+        " the artificial data (relevant features red, irrelevant blue), for the conditions"
+        f" {panels}.\n\n![theta]({path.name})\n\n{fsr}.\n\n"
         + _protocol(table.assign(lgbm_opt_iter=table["n_iter"], method="fscpu"))
     )
 
