@@ -61,6 +61,16 @@ path : str or Path, optional
 Returns
 -------
 fig : matplotlib.figure.Figure""",
+    "pu_X_y": """\
+X : array-like of shape (n_samples, n_features)
+    Training data.
+y : array-like of shape (n_samples,)
+    PU labels: 1 for labeled positives; 0, -1 or False for unlabeled rows.""",
+    "ranking_attributes": """\
+ranking_ : ndarray of int
+    Feature indices, best first (for forward searches: in the order they were added).
+support_ : ndarray of bool
+    The first ``n_features_to_select`` features of ``ranking_``.""",
     "ga_population": """\
 n_generations : int, default=20
     Generations after the initial population.
@@ -69,6 +79,12 @@ population_size : int, default=40
 n_parents : int, default=8
     Elite candidates kept and mated each generation (in ``[2, population_size]``).""",
 }
+
+DOCSTRING_PARAMETERS["pu_fit_parameters"] = (
+    "Parameters\n----------\n"
+    + DOCSTRING_PARAMETERS["pu_X_y"]
+    + "\n\nReturns\n-------\nself : object\n    The fitted estimator."
+)
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
 

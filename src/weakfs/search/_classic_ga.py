@@ -37,9 +37,9 @@ class ClassicGA(GeneticSearch):
 
     Parameters
     ----------
-    %(ga_population)s
     init_prob : float, default=0.5
         Probability that a feature is in an initial candidate.
+    %(ga_population)s
     max_mutations : int or None, default=None
         Bits flipped per child: ``1..max_mutations`` (``None``: ``floor(sqrt(d) / 2)``, the same
         scale as FSGA's swap mutation).

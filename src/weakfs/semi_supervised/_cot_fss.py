@@ -107,15 +107,14 @@ class CoTFSSSelector(RankingSelector):
 
     Attributes
     ----------
-    ranking_ : ndarray, features in the order they were added
-    support_ : ndarray of bool
+    %(ranking_attributes)s
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
     >>> from weakfs.semi_supervised import CoTFSSSelector
-    >>> rng = np.random.RandomState(0); X = rng.randn(80, 10); y = (X[:, 0] > 0).astype(int)
-    >>> y[30:] = -1
+    >>> X, y = make_classification(80, 10, n_informative=3, random_state=0)
+    >>> y[30:] = -1  # 30 labeled rows, 50 unlabeled
     >>> sel = CoTFSSSelector(n_features_to_select=6, n_start=2, n_add=2, n_resamples=2,
     ...                      random_state=0).fit(X, y)
     >>> int(sel.get_support().sum()), sel.ranking_.shape

@@ -253,9 +253,9 @@ class SemiFisherSelector(_ScoreSelector):
 
     Attributes
     ----------
-    scores_ : ndarray (larger is better)
-    ranking_ : ndarray of feature indices, best first
-    support_ : ndarray of bool
+    scores_ : ndarray of shape (n_features,)
+        Semi-Fisher scores (larger is better).
+    %(ranking_attributes)s
 
     Examples
     --------
@@ -310,8 +310,9 @@ class SSLSSelector(_ScoreSelector):
 
     Attributes
     ----------
-    scores_ : ndarray (smaller is better)
-    ranking_, support_ : as in :class:`SemiFisherSelector`
+    scores_ : ndarray of shape (n_features,)
+        Constraint scores (smaller is better).
+    %(ranking_attributes)s
 
     Examples
     --------
@@ -364,8 +365,9 @@ class RLSRSelector(_ScoreSelector):
 
     Attributes
     ----------
-    scores_ : ndarray (larger is better; sums to 1)
-    ranking_, support_
+    scores_ : ndarray of shape (n_features,)
+        Feature weights (larger is better; they sum to 1).
+    %(ranking_attributes)s
     n_iter_ : int
         Outer iterations run.
 

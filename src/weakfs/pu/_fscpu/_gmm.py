@@ -250,7 +250,46 @@ FLOAT32_MOMENTS_COND = 1e4
 _BLOCK_VALUES = 1 << 17
 
 
-class _DenseEM:
+class _EMLoop:
+    """The EM iteration both passes share (scikit-learn's: stop when the mean log-likelihood
+    changes by less than ``tol``); a subclass supplies the statistics of the initial
+    responsibilities, the M-step, the parameters' log-density terms and one E-step pass."""
+
+    n: int
+    K: int
+
+    def _start(self, resp: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _e_step(self, resp: np.ndarray, stats: bool) -> float:
+        """Fill ``resp``; return the summed log-likelihood (and, with ``stats``, accumulate the
+        M-step statistics in the same pass)."""
+        raise NotImplementedError
+
+    def run(self, resp, tol, max_iter):
+        """EM from initial responsibilities; returns
+        ``(resp, log_lik, n_iter, converged, weights, means, cov)``."""
+        self._start(np.ascontiguousarray(resp, dtype=np.float64))
+        weights, means, cov = self.m_step()
+        resp = np.empty((self.n, self.K))
+        lower = -np.inf
+        converged = False
+        n_iter = 0
+        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
+            self.set_parameters(weights, means, cov)
+            new_lower = self._e_step(resp, stats=True) / self.n
+            weights, means, cov = self.m_step()
+            change = new_lower - lower
+            lower = new_lower
+            if abs(change) < tol:
+                converged = True
+                break
+        self.set_parameters(weights, means, cov)
+        log_lik = self._e_step(resp, stats=False) / self.n
+        return resp, log_lik, n_iter, converged, weights, means, cov
+
+
+class _DenseEM(_EMLoop):
     """Full-covariance EM on dense rows: one numba pass (BLAS inside, no GIL) per EM iteration.
 
     Per block of rows (:func:`dense_em_pass`): E-step ``Z^T = S^T [X_b, 1]^T`` with ``S`` the
@@ -341,33 +380,16 @@ class _DenseEM:
         cov[:, np.arange(d), np.arange(d)] += self.reg_covar
         return nk / self.n, self.centers + shift, cov
 
-    def run(self, resp, tol, max_iter):
-        """EM from initial responsibilities; returns the fit's pieces (as :class:`_SparseEM`)."""
-        n = self.n
-        resp = np.ascontiguousarray(resp, dtype=np.float64)
+    def _start(self, resp):
         # centers for the statistics of resp_init: their means
         self.centers[:] = (resp.T @ self.X) / (resp.sum(0) + _EPS10)[:, None]
         self.run_pass(resp, estep=False, stats=True)
-        weights, means, cov = self.m_step()
-        resp = np.empty((n, self.K))
-        lower = -np.inf
-        converged = False
-        n_iter = 0
-        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
-            self.set_parameters(weights, means, cov)
-            new_lower = self.run_pass(resp, estep=True, stats=True) / n
-            weights, means, cov = self.m_step()
-            change = new_lower - lower
-            lower = new_lower
-            if abs(change) < tol:
-                converged = True
-                break
-        self.set_parameters(weights, means, cov)
-        log_lik = self.run_pass(resp, estep=True, stats=False) / n
-        return resp, log_lik, n_iter, converged, weights, means, cov
+
+    def _e_step(self, resp, stats):
+        return self.run_pass(resp, estep=True, stats=stats)
 
 
-class _SparseEM:
+class _SparseEM(_EMLoop):
     """EM on the nonzeros of ``X`` (one fused numba pass per EM iteration).
 
     The log-density of component ``k`` is expanded as ``-x^T Lambda_k x / 2 + x^T Lambda_k mu_k
@@ -414,27 +436,11 @@ class _SparseEM:
         elif not gaussian_terms(cov, means, weights, self.table, self.const):
             raise np.linalg.LinAlgError(_SINGULAR)
 
-    def run(self, resp, tol, max_iter):
-        """EM from initial responsibilities; returns the fit's pieces (dense-path semantics)."""
-        n = self.n
-        self._pass(2, np.ascontiguousarray(resp, dtype=np.float64))  # statistics of resp_init
-        weights, means, cov = self.m_step()
-        resp = np.empty((n, self.K))
-        lower = -np.inf
-        converged = False
-        n_iter = 0
-        for n_iter in range(1, max_iter + 1):  # noqa: B007  (n_iter is reported)
-            self.set_parameters(weights, means, cov)
-            new_lower = self._pass(1, resp) / n
-            weights, means, cov = self.m_step()
-            change = new_lower - lower
-            lower = new_lower
-            if abs(change) < tol:
-                converged = True
-                break
-        self.set_parameters(weights, means, cov)
-        log_lik = self._pass(0, resp) / n
-        return resp, log_lik, n_iter, converged, weights, means, cov
+    def _start(self, resp):
+        self._pass(2, resp)  # statistics of resp_init
+
+    def _e_step(self, resp, stats):
+        return self._pass(1 if stats else 0, resp)
 
 
 def fit_gaussian_mixture(

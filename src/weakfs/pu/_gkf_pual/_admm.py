@@ -422,40 +422,14 @@ class _ADMMProblem:
         return _ADMMResult(state, it, converged, history, tuple(mu))
 
 
-def _admm(
-    S: np.ndarray,
-    n_pos: int,
-    G: np.ndarray,
-    R: sparse.csr_matrix,
-    design: QuadraticDesign,
-    *,
-    C1: float,
-    C2: float,
-    lambda1: float,
-    lambda2: float,
-    mu: tuple[float, float, float, float],
-    max_iter: int,
-    tol: float,
-    abs_tol: float,
-    record_every: int,
-    adapt: bool = False,
-    stopping: str = "primal-dual",
-    max_refactor: int = 30,
-):
-    """Paper Algorithm 1 from its own start.  Rows of ``S`` are the labeled positives first,
-    then the unlabeled.  Returns ``(z, t, n_iter, converged, history)``."""
-    problem = _ADMMProblem(S, n_pos, G, R, design, C1=C1, C2=C2, lambda2=lambda2)
-    res = problem.solve(
-        lambda1,
-        mu=mu,
-        max_iter=max_iter,
-        tol=tol,
-        abs_tol=abs_tol,
-        record_every=record_every,
-        adapt=adapt,
-        stopping=stopping,
-        max_refactor=max_refactor,
-    )
+def _admm(*data, C1: float, C2: float, lambda1: float, lambda2: float, **solve_options):
+    """Paper Algorithm 1 from its own start.  ``data`` is :class:`_ADMMProblem`'s
+    ``(S, n_pos, G, R, design)``: rows of ``S`` are the labeled positives first, then the
+    unlabeled; ``solve_options`` go to :meth:`_ADMMProblem.solve` (``mu``, ``max_iter``,
+    ``tol``, ``abs_tol``, ``record_every``, ...).
+    Returns ``(z, t, n_iter, converged, history)``."""
+    problem = _ADMMProblem(*data, C1=C1, C2=C2, lambda2=lambda2)
+    res = problem.solve(lambda1, **solve_options)
     return res.state.z, res.state.t, res.n_iter, res.converged, res.history
 
 

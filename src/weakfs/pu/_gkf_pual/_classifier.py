@@ -21,6 +21,7 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _StandardizedPUClassifier
@@ -269,18 +270,11 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         return _FitData(design, S, G, R, s[order], n_pos, m)
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @fill_doc
     def fit(self, X, y):
         """Fit on PU data.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            1 for labeled positives; 0, -1 or False for unlabeled rows.
-
-        Returns
-        -------
-        self
+        %(pu_fit_parameters)s
         """
         data = self._prepare(X, y)
         design, S, G, R, n_pos, m = data.design, data.S, data.G, data.R, data.n_pos, data.m

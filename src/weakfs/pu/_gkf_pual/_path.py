@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from weakfs._docstrings import fill_doc
 from weakfs.pu._gkf_pual._admm import (
     _ADMMProblem,
     _ADMMState,
@@ -399,6 +400,7 @@ def _collect(solver: _PathSolver, grid, names, mean, scale, seconds: float) -> G
     )
 
 
+@fill_doc
 def gkf_pual_path(
     X,
     y,
@@ -406,18 +408,7 @@ def gkf_pual_path(
     *,
     n_lambdas: int = 50,
     eps: float = 1e-2,
-    C1: float = 1.0,
-    C2: float = 0.1,
-    lambda2: float = 0.1,
-    n_neighbors: int = 5,
-    sigma: float = 1.0,
-    mu=0.01,
-    adaptive_mu: bool = True,
-    max_iter: int = 20000,
-    tol: float = 1e-4,
-    abs_tol: float = 1e-6,
-    stopping: str = "primal-dual",
-    standardize: bool = True,
+    **params,
 ) -> GKFPUALPath:
     """GKF-PUAL solutions along a path of group-lasso weights λ1 (the lasso-path picture).
 
@@ -434,19 +425,17 @@ def gkf_pual_path(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Training data.
-    y : array-like of shape (n_samples,)
-        PU labels: 1 for labeled positives; 0, -1 or False for unlabeled rows.
+    %(pu_X_y)s
     lambdas : array-like of float, optional
         The λ1 values to solve (sorted decreasing).  Default: the log-spaced grid above.
     n_lambdas : int, default=50
         Number of λ1 values of the default grid.
     eps : float, default=1e-2
         Smallest λ1 of the default grid as a fraction of ``λ1_max``.
-    C1, C2, lambda2, n_neighbors, sigma, mu, adaptive_mu, max_iter, tol, abs_tol, stopping, \
-standardize
-        As in :class:`GKFPUALClassifier` (λ1 is what the path varies).
+    **params
+        Parameters of :class:`GKFPUALClassifier` (``C1``, ``C2``, ``lambda2``, ``n_neighbors``,
+        ``sigma``, ``mu``, ``adaptive_mu``, ``max_iter``, ``tol``, ``abs_tol``, ``stopping``,
+        ``standardize``), with its defaults; not ``lambda1``, which is what the path varies.
 
     Returns
     -------
@@ -481,20 +470,9 @@ standardize
     from weakfs.pu._gkf_pual._classifier import GKFPUALClassifier
 
     t0 = time.perf_counter()
-    est = GKFPUALClassifier(
-        C1=C1,
-        C2=C2,
-        lambda2=lambda2,
-        n_neighbors=n_neighbors,
-        sigma=sigma,
-        mu=mu,
-        adaptive_mu=adaptive_mu,
-        max_iter=max_iter,
-        tol=tol,
-        abs_tol=abs_tol,
-        stopping=stopping,
-        standardize=standardize,
-    )
+    if "lambda1" in params:
+        raise TypeError("gkf_pual_path varies lambda1 itself; pass lambdas= instead of lambda1=")
+    est = GKFPUALClassifier(**params)
     est._validate_params()
     solver, names = _path_solver(est, X, y)
     lam_max, _ = solver.lambda1_max()

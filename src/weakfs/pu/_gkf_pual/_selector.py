@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.base import _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_pu_target
 from weakfs._selection import SupportSelector
 from weakfs._validation import validate_X_y
@@ -145,18 +146,11 @@ class GKFPUALSelector(SupportSelector):
         return clone(inner).set_params(**self.search_.best_params_)
 
     @_fit_context(prefer_skip_nested_validation=False)
+    @fill_doc
     def fit(self, X, y):
         """Fit the classifier on PU data ``(X, y)`` and keep its support (or ``k`` features).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            1 for labeled positives; 0, -1 or False for unlabeled rows.
-
-        Returns
-        -------
-        self : GKFPUALSelector
+        %(pu_fit_parameters)s
         """
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         check_pu_target(self, y)
