@@ -29,7 +29,7 @@ __all__ = [
 # the estimators that accept scipy sparse matrices, named in the error of those that do not
 SPARSE_ALTERNATIVES = (
     "PUExtraTreesClassifier, SemiJMISelector or MRMRSelector (PU labels), SEWILSelector, "
-    "SelfLearningClassifier, SemiFisherSelector, SSLSSelector or RLSRSelector "
+    "SelfLearningClassifier, SemiFisherSelector, SSLSSelector, SSelectSelector or RLSRSelector "
     "(semi-supervised) or "
     "UFVSSelector (unsupervised)"
 )

@@ -17,6 +17,7 @@ from weakfs.semi_supervised._criteria import (
 )
 from weakfs.semi_supervised._self_learning import SelfLearningClassifier, self_learn
 from weakfs.semi_supervised._sewil import ForestSubsetObjective, SEWILSelector
+from weakfs.semi_supervised._sselect import SSelectSelector
 from weakfs.semi_supervised._ssl_baselines import (
     RLSRSelector,
     SemiFisherSelector,
@@ -33,6 +34,7 @@ __all__ = [
     "RLSRSelector",
     "SEWILSelector",
     "SSLSSelector",
+    "SSelectSelector",
     "SelfLearningClassifier",
     "SemiFisherSelector",
     "TransductiveBoundCriterion",

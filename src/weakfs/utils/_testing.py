@@ -52,6 +52,7 @@ from weakfs.semi_supervised import (
     SelfLearningClassifier,
     SemiFisherSelector,
     SEWILSelector,
+    SSelectSelector,
     SSLSSelector,
 )
 from weakfs.unsupervised import UFVSSelector
@@ -252,6 +253,17 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {"n_features_to_select": 1, "n_neighbors": 5, **_SEMI},
         {"n_features_to_select": 0.5, "n_neighbors": 3, "sigma": 1.0, **_SEMI},
     ],
+    SSelectSelector: [
+        {"n_features_to_select": 1, "n_neighbors": 3, **_SEMI},
+        {
+            "n_features_to_select": 0.5,
+            "n_neighbors": 2,
+            "lam": 0.5,
+            "sigma": 1.0,
+            "average_method": "max",
+            **_SEMI,
+        },
+    ],
     RLSRSelector: [
         {"n_features_to_select": 1, "max_iter": 5, **_SEMI},
         {"n_features_to_select": 0.5, "gamma": 1.0, "max_iter": 3, "max_inner": 2, **_SEMI},
@@ -331,6 +343,7 @@ TARGETS: dict[type, str | Callable] = {
             SSLSSelector,
             RLSRSelector,
             CoTFSSSelector,
+            SSelectSelector,
         ],
         "semi",
     ),
