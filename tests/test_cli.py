@@ -343,7 +343,9 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
         ),
         (["select", "--dataset", "ionosphere", "--method", "mrmr", "--prior", "0.3"], "no class"),
         (["select", "--dataset", "ionosphere", "--prior", "1.5"], "number in (0, 1) or 'auto'"),
-        (["select", "EMPTY", "--target", "y", "--method", "ufvs"], "No columns to parse"),
+        (["select", "EMPTY", "--target", "y", "--method", "ufvs"], "empty.csv is empty"),
+        (["select", "RAGGED", "--target", "y", "--method", "ufvs"], "ragged.csv is not a readable"),
+        (["select", "BINARY", "--target", "y", "--method", "ufvs"], "binary.csv is not a readable"),
         (["select", "HEADER", "--target", "y", "--method", "ufvs"], "nothing to select from"),
         (["reproduce", "nope"], "unknown experiment 'nope'"),
     ],
@@ -351,7 +353,12 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
 def test_user_mistakes_are_one_line_and_exit_code_2(argv, message, capsys, tmp_path):
     (tmp_path / "empty.csv").write_text("")
     (tmp_path / "header.csv").write_text("y\n")
-    files = {"EMPTY": str(tmp_path / "empty.csv"), "HEADER": str(tmp_path / "header.csv")}
+    (tmp_path / "ragged.csv").write_text("a,b,y\n1,2\n3,4,1,5\n")
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00garbage\xff")
+    files = {
+        name.upper(): str(tmp_path / f"{name}.csv")
+        for name in ("empty", "header", "ragged", "binary")
+    }
     argv = [files.get(a, a) for a in argv]
     assert message in _fails(argv, capsys)
 

@@ -55,11 +55,16 @@ def _read_table(args) -> tuple[pd.DataFrame, pd.Series | None, str]:
     path = Path(args.path)
     if not path.is_file():
         _fail(f"no such file: {path}")
-    if path.suffix.lower() in PARQUET_SUFFIXES:
-        _require_parquet(f"reading {path.name}")
-        frame = pd.read_parquet(path)
-    else:
-        frame = pd.read_csv(path, low_memory=False)
+    try:
+        if path.suffix.lower() in PARQUET_SUFFIXES:
+            _require_parquet(f"reading {path.name}")
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_csv(path, low_memory=False)
+    except pd.errors.EmptyDataError:
+        _fail(f"{path.name} is empty (no header, no rows)")
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
     frame.columns = [str(c) for c in frame.columns]
     if args.target is None:
         return frame, None, path.name
