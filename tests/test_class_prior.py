@@ -1,14 +1,18 @@
 """``estimate_class_prior``: every method on a separable SCAR problem, the two conventions,
-reproducibility, errors, and BBE's threshold search on known score distributions."""
+reproducibility, errors, BBE's threshold search on known score distributions, and TIcE against
+hand-computed bounds."""
+
+import math
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import PredefinedSplit
 
 from weakfs.pu import estimate_class_prior
 from weakfs.pu._prior import METHODS
-from weakfs.pu._prior_estimators import bbe_mixture_proportion
+from weakfs.pu._prior_estimators import bbe_mixture_proportion, tice_c
 
 
 def _single_set(n=2000, prior=0.3, label_frequency=0.5, seed=0):
@@ -85,6 +89,28 @@ def test_tice_takes_sparse_input():
     X = np.abs(X)  # mostly nonzero; the point is the same bins through the sparse path
     dense = estimate_class_prior(X, s, method="tice", random_state=0)
     assert estimate_class_prior(sp.csr_matrix(X), s, method="tice", random_state=0) == dense
+
+
+def test_tice_measures_its_bounds_on_the_held_out_fold():
+    # One binary feature, two folds.  Fold 0 (40 rows): x=1 -> 20 rows, all labeled; x=0 -> 20
+    # unlabeled.  Fold 1 (200 rows): x=1 and x=0 -> 100 rows each, 30 labeled in each.
+    x = np.r_[np.ones(20), np.zeros(20), np.ones(100), np.zeros(100)]
+    s = np.r_[np.ones(20), np.zeros(20), np.ones(30), np.zeros(70), np.ones(30), np.zeros(70)]
+    folds = PredefinedSplit(np.r_[np.zeros(40, int), np.ones(200, int)])
+
+    def margin(c, n_est, n_subset):  # sqrt(c(1-c)(1-delta)/(delta T)), delta from n_est rows
+        delta = max(0.025, 1 / (1 + 0.004 * n_est))
+        return math.sqrt(c * (1 - c) * (1 - delta) / (delta * n_subset))
+
+    # Tree on fold 0: it splits on x, but measured on fold 1 neither half beats the whole fold's
+    # labeled share 60/200 (each is 0.3 minus a margin), so that fold gives 0.3.  (Measured on
+    # the tree's own rows, as the authors' released script does below the root, the pure x=1
+    # half would give 1 - margin ~ 0.9.)  Tree on fold 1: measured on fold 0, the x=1 half is
+    # pure, 20 rows: 1 - margin.  Two passes, the first with c = 0.5 in the margin.
+    c = 0.5
+    for _ in range(2):
+        c = (60 / 200 + 1 - margin(c, 40, 20)) / 2
+    assert tice_c(x[:, None], s.astype(int), folds) == pytest.approx(c, rel=1e-12)
 
 
 def test_bbe_finds_the_pure_top_bin():

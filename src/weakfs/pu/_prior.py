@@ -22,7 +22,18 @@ of the positives, independent of ``x``: ``P(s=1 | x, y=1) = c`` for a constant l
   through decision tree induction", AAAI 2018): the labeled share of any subset of the data is a
   lower bound on ``c`` (up to a confidence margin); a decision tree grown on one fold looks for
   subsets rich in labeled rows, the best bound is measured on the other folds, averaged over
-  folds.  No classifier is involved (``estimator`` must stay ``None``).
+  folds.  No classifier is involved (``estimator`` must stay ``None``).  Checked against the
+  authors' released script: given the same folds and labels, the estimates are identical to it
+  once one line of that script is set right.  Below the root it measures every subset on the
+  tree's own fold, not on the held-out folds that it carries along for this purpose and that the
+  paper prescribes; a subset chosen for its labeled share and scored on the same rows gives an
+  optimistic bound.  Here every bound is measured on held-out rows.  That script (min-max
+  features, the same 4 intervals) estimates no better: MAE of the prior over 10/30/50 % labeled
+  × 3 seeds on spambase, ionosphere and mushrooms is 0.389, 0.200 and 0.135 for it and 0.381,
+  0.154 and 0.140 here.  TIcE is inaccurate on columns whose values are heavily skewed, because
+  equal-width intervals put nearly every row in one interval (spambase: 55 of 57 columns hold at
+  least 95 % of the rows in one).  As the authors do, one-hot encode multi-valued categorical
+  columns first: ordinal codes would be cut into intervals.
 
 **Conventions and conversions.**  ``n`` rows, ``n_l`` labeled, ``n_u = n − n_l`` unlabeled.
 
