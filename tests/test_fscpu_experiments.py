@@ -7,6 +7,7 @@ import pytest
 
 from weakfs.experiments._fscpu import (
     EXPERIMENTS,
+    METHODS_T1,
     load_table3,
     select_features,
 )
@@ -20,14 +21,16 @@ matplotlib.use("Agg")
 def test_registered_and_cells():
     assert get("fscpu-table1") is EXPERIMENTS["fscpu-table1"]
     cells = EXPERIMENTS["fscpu-table1"].make_cells(RunConfig(runs=1, quick=True))
-    assert len(cells) == 10 * 7 and cells[0]["n_iter"] == 20
+    assert len(cells) == 10 * len(METHODS_T1) and cells[0]["n_iter"] == 20
     cells3 = EXPERIMENTS["fscpu-table3"].make_cells(
         RunConfig(runs=2, methods=["lasso"], options={"n_iter": 7})
     )
     assert len(cells3) == 3 * 2 and cells3[0]["n_iter"] == 7 == cells3[0]["lgbm_opt_iter"]
 
 
-@pytest.mark.parametrize("method", ["kbest", "lasso", "mrmr", "semi-jmi", "dt-rfe", "lgbm-opt"])
+@pytest.mark.parametrize(
+    "method", ["kbest", "lasso", "mrmr", "semi-jmi", "dt-rfe", "lgbm-opt", "sselect", "jsfs"]
+)
 def test_baselines_select_k(method):
     rng = np.random.RandomState(0)
     X = rng.rand(200, 8)

@@ -27,7 +27,7 @@ from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
 from weakfs.experiments._runner import cell_grid, markdown_table, summarize
 from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, LGBMOptSelector, MRMRSelector, SemiJMISelector
-from weakfs.semi_supervised import SSelectSelector
+from weakfs.semi_supervised import JSFSSelector, SSelectSelector
 
 __all__ = [
     "EXPERIMENTS",
@@ -38,7 +38,17 @@ __all__ = [
     "table3_split",
 ]
 
-METHODS_T1 = ["fscpu", "fscpu-mi", "semi-jmi", "kbest", "lasso", "mrmr", "dt-rfe", "sselect"]
+METHODS_T1 = [
+    "fscpu",
+    "fscpu-mi",
+    "semi-jmi",
+    "kbest",
+    "lasso",
+    "mrmr",
+    "dt-rfe",
+    "sselect",
+    "jsfs",
+]
 METHODS_T3 = [*METHODS_T1, "lgbm-opt"]
 LABEL = {
     "fscpu": "FSCPU",
@@ -50,6 +60,7 @@ LABEL = {
     "dt-rfe": "DT-RFE",
     "lgbm-opt": "LGBM-OPT",
     "sselect": "sSelect",
+    "jsfs": "JSFS",
 }
 
 # paper Table 1 (FSR mean, sd), columns in FSCPU_CONDITIONS order
@@ -59,6 +70,7 @@ PAPER_T1 = {
     "mrmr": ".10±.02 .12±.03 .17±.04 .19±.08 .10±.02 .10±.02 .10±.04 .10±.05 .26±.09 .11±.04",
     "dt-rfe": ".74±.07 .83±.06 .78±.07 .80±.04 .54±.05 .59±.07 .62±.07 .63±.03 1.0±.00 .89±.03",
     "sselect": ".34±.06 .36±.04 .42±.07 .45±.07 .34±.06 .35±.05 .42±.07 .45±.07 .35±.10 .35±.10",
+    "jsfs": ".43±.07 .51±.03 .42±.05 .49±.05 .46±.10 .44±.05 .42±.05 .49±.03 .42±.07 .46±.07",
     "semi-jmi": ".97±.03 .98±.02 .89±.05 .94±.05 .70±.12 .69±.08 .71±.10 .79±.03 .93±.02 .57±.08",
     "fscpu": ".91±.07 .90±.08 .75±.09 .82±.06 .92±.06 .89±.07 .78±.09 .78±.07 .56±.09 .51±.10",
     "fscpu-mi": ".90±.06 .79±.09 .74±.06 .82±.06 .87±.06 .86±.06 .76±.14 .81±.03 .59±.10 .54±.08",
@@ -71,6 +83,7 @@ PAPER_T3 = {
     "dt-rfe": (".841±.017", ".787±.068", ".921±.010"),
     "lgbm-opt": (".856±.040", ".822±.041", ".946±.018"),
     "sselect": (".839±.031", ".829±.026", ".911±.035"),
+    "jsfs": (".855±.013", ".825±.053", ".915±.026"),
     "semi-jmi": (".757±.096", ".821±.022", ".922±.019"),
     "fscpu": (".844±.019", ".797±.091", ".910±.017"),
     "fscpu-mi": (".874±.013", ".749±.070", ".916±.020"),
@@ -132,10 +145,14 @@ def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndar
     if method == "lgbm-opt":
         sel = LGBMOptSelector(k, n_iter=opts["lgbm_opt_iter"], random_state=seed)
         return sel.fit(X, s).get_support()
+    # the paper's §6.2.3 gives every selector the training labels as they are, 1 = labeled
+    # positive and 0 = unlabeled: the semi-supervised baselines read them as two classes
     if method == "sselect":
-        # the labeled positives are the one labeled class, every other row is unlabeled (-1)
-        sel = SSelectSelector(k, n_neighbors=5, lam=0.1, allow_single_class=True)
-        return sel.fit(X, np.where(s == 1, 1, -1)).get_support()
+        sel = SSelectSelector(k, n_neighbors=5, lam=0.1, allow_fully_labeled=True)
+        return sel.fit(X, s).get_support()
+    if method == "jsfs":
+        sel = JSFSSelector(k, n_neighbors=5, gamma=1e-11, mu=9.95e-3, allow_fully_labeled=True)
+        return sel.fit(X, s).get_support()
     raise ValueError(f"unknown method {method!r}")
 
 

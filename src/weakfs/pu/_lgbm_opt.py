@@ -1,9 +1,9 @@
 """LGBM-OPT: FSCPU's wrapper baseline — the compact GA maximising LightGBM's validation AUC.
 
-From the FSCPU paper (Kondo et al., GECCO 2025, §6.1, baseline (8)): the same compact GA / IGO
-search as FSCPU (:class:`weakfs.search.CompactGA`), with the objective replaced by the ROC AUC of
-a LightGBM classifier trained on the PU labels of the selected columns and scored on a held-out
-part of the training rows (PU labels again: no true label is ever used).
+From the FSCPU paper (Uchikoshi & Akimoto, GECCO 2025, §6.2.2, baseline (10)): the same compact
+GA / IGO search as FSCPU (:class:`weakfs.search.CompactGA`), with the objective replaced by the
+ROC AUC of a LightGBM classifier trained on the PU labels of the selected columns and scored on a
+held-out part of the training rows (PU labels again: no true label is ever used).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from weakfs.semi_supervised._criteria import (
     TransductiveBoundCriterion,
     get_criterion,
 )
+from weakfs.semi_supervised._jsfs import JSFSSelector
 from weakfs.semi_supervised._self_learning import SelfLearningClassifier, self_learn
 from weakfs.semi_supervised._sewil import ForestSubsetObjective, SEWILSelector
 from weakfs.semi_supervised._sselect import SSelectSelector
@@ -30,6 +31,7 @@ __all__ = [
     "CoTFSSSelector",
     "ForestEvidence",
     "ForestSubsetObjective",
+    "JSFSSelector",
     "OOBErrorCriterion",
     "RLSRSelector",
     "SEWILSelector",

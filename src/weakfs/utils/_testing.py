@@ -48,6 +48,7 @@ from weakfs.pu import (
 )
 from weakfs.semi_supervised import (
     CoTFSSSelector,
+    JSFSSelector,
     RLSRSelector,
     SelfLearningClassifier,
     SemiFisherSelector,
@@ -253,6 +254,18 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {"n_features_to_select": 1, "n_neighbors": 5, **_SEMI},
         {"n_features_to_select": 0.5, "n_neighbors": 3, "sigma": 1.0, **_SEMI},
     ],
+    JSFSSelector: [
+        {"n_features_to_select": 1, **_SEMI},
+        {
+            "n_features_to_select": 0.5,
+            "n_neighbors": 3,
+            "mu": 1.0,
+            "gamma": 0.1,
+            "max_iter": 5,
+            "fit_intercept": False,
+            **_SEMI,
+        },
+    ],
     SSelectSelector: [
         {"n_features_to_select": 1, "n_neighbors": 3, **_SEMI},
         {
@@ -344,6 +357,7 @@ TARGETS: dict[type, str | Callable] = {
             RLSRSelector,
             CoTFSSSelector,
             SSelectSelector,
+            JSFSSelector,
         ],
         "semi",
     ),
