@@ -353,7 +353,12 @@ def _protocol(table: pd.DataFrame) -> str:
         "Baselines see the PU labels with unlabeled rows as negatives: K-Best = SelectKBest(chi2), "
         "Lasso(alpha=5e-5) ranked by |coef|, mRMR = MIQ on 5 equal-width bins (our "
         "implementation, not pymrmr), DT-RFE = RFE with a 100-tree random forest, semi-JMI = JMI "
-        "on 5 equal-width bins.  See docs/fscpu.md for every deviation."
+        "on 5 equal-width bins; sSelect (lam=0.1, 5 neighbours) and JSFS (5 neighbours, "
+        "gamma=1e-11, mu=9.95e-3) read the same 1/0 labels as two classes.  Not run: MRMR-UFS "
+        "and ES-MCRFS, whose algorithms are described nowhere we could read beyond the FSCPU "
+        "paper's paragraph (only their titles and abstracts are public), and we do not invent "
+        "them.  See docs/fscpu.md and "
+        "docs/fscpu_baselines.md for every deviation."
     )
 
 
