@@ -7,6 +7,8 @@ computes a ranking (and, where it has them, per-feature scores) and calls
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
@@ -19,8 +21,11 @@ class SupportSelector(SelectorMixin, BaseEstimator):
     """Base of supervised (PU or semi-supervised) selectors that store a boolean ``support_``.
 
     Subclasses set ``support_`` in ``fit``; ``transform``, ``get_support`` and
-    ``get_feature_names_out`` follow from scikit-learn's ``SelectorMixin``.
+    ``get_feature_names_out`` follow from scikit-learn's ``SelectorMixin``.  A subclass whose
+    ``fit`` takes scipy sparse matrices as they are sets ``_accepts_sparse = True``.
     """
+
+    _accepts_sparse: ClassVar[bool] = False
 
     def _get_support_mask(self):
         check_is_fitted(self)
@@ -29,6 +34,7 @@ class SupportSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.sparse = self._accepts_sparse
         return tags
 
 
@@ -46,9 +52,14 @@ class RankingSelector(SupportSelector):
         The first ``k`` features of ``ranking_``.
     """
 
-    def _keep_first(self, ranking, k: int, n_features: int, scores=None) -> RankingSelector:
-        """Store ``ranking`` and keep its first ``k`` features (of ``n_features``)."""
+    def _keep_first(
+        self, ranking, k: int, n_features: int, scores=None, classes=None
+    ) -> RankingSelector:
+        """Store ``ranking`` and keep its first ``k`` features (of ``n_features``); ``classes``
+        (of a supervised or semi-supervised fit) become ``classes_``."""
         self.ranking_ = np.asarray(ranking, dtype=np.intp)
+        if classes is not None:
+            self.classes_ = classes
         if scores is not None:
             self.scores_ = np.asarray(scores, dtype=float)
         support = np.zeros(n_features, dtype=bool)

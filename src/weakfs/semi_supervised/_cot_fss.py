@@ -121,6 +121,8 @@ class CoTFSSSelector(RankingSelector):
     (6, (6,))
     """
 
+    _accepts_sparse = True
+
     _parameter_constraints: ClassVar[dict] = {
         "n_features_to_select": _K_CONSTRAINT,
         "n_add": [None, Interval(numbers.Integral, 1, None, closed="left")],
@@ -206,11 +208,4 @@ class CoTFSSSelector(RankingSelector):
                 continue
             feats, counts = np.unique(np.asarray(proposals, dtype=np.intp), return_counts=True)
             variables.extend(feats[np.argsort(-counts, kind="stable")][:n_add].tolist())
-        self._keep_first(variables, k, d)
-        self.classes_ = labels.classes
-        return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+        return self._keep_first(variables, k, d, classes=labels.classes)

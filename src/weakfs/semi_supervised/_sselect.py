@@ -273,6 +273,8 @@ class SSelectSelector(RankingSelector):
     (2, [False, False, True, False])
     """
 
+    _accepts_sparse = True
+
     _parameter_constraints: ClassVar[dict] = {
         "n_features_to_select": n_features_to_select_constraint(),
         "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -337,11 +339,5 @@ class SSelectSelector(RankingSelector):
         self.laplacian_scores_ = out["laplacian"]
         self.label_consistency_ = out["nmi"]
         self.sigma_ = float(out["sigma"])
-        self.classes_ = labels.classes
-        self._keep_first(np.argsort(out["scores"], kind="stable"), k, d, scores=out["scores"])
-        return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+        order = np.argsort(out["scores"], kind="stable")
+        return self._keep_first(order, k, d, out["scores"], labels.classes)

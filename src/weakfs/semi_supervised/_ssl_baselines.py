@@ -212,6 +212,8 @@ class _ScoreSelector(RankingSelector):
     """Shared fit: validate, check labels, score, keep the top ``k`` (``_larger_is_better``)."""
 
     _larger_is_better = True
+    _accepts_sparse = True
+
     # every SEW-IL baseline has these two; subclasses add their own
     _parameter_constraints: ClassVar[dict] = {
         "n_features_to_select": _K_CONSTRAINT,
@@ -227,14 +229,8 @@ class _ScoreSelector(RankingSelector):
         k = check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
         scores = np.asarray(self._scores(X, labels.y_encoded), dtype=float)
         key = -scores if self._larger_is_better else scores
-        self._keep_first(np.argsort(key, kind="stable"), k, d, scores=scores)
-        self.classes_ = labels.classes
+        self._keep_first(np.argsort(key, kind="stable"), k, d, scores, labels.classes)
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 @fill_doc
