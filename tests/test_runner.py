@@ -5,11 +5,12 @@ import sys
 import time
 
 import pandas as pd
+import numpy as np
 import pytest
 
 from weakfs.cli import main
 from weakfs.experiments import RunConfig
-from weakfs.experiments._runner import cell_key, run_experiment
+from weakfs.experiments._runner import cell_key, paper_verdict, run_experiment, verdict_lines
 
 
 def test_runner_caches_and_resumes(tmp_path):
@@ -262,3 +263,37 @@ def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, 
     assert main(["reproduce", *args]) == 0
     if "--list" not in args:
         assert (tmp_path / "demo.md").exists() and (tmp_path / "demo.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("values", "paper", "expected"),
+    [
+        ([0.75, 0.76], ".757 ± .026", "within"),
+        ([0.70], ".757±.026", "below"),
+        ([0.80, 0.81], ".757±.026", "above"),
+        ([0.90, 0.80], ".757", "above"),  # no paper sd: ours (0.071) decides
+        ([0.80, 0.70], ".757", "within"),
+        ([1.0], "1.0±.00", "within"),
+        ([], ".7", "not run"),
+        ([0.5, np.nan], "NA", "no paper value"),
+        ([0.5], None, "no paper value"),
+    ],
+)
+def test_paper_verdict(values, paper, expected):
+    assert paper_verdict(values, paper) == expected
+
+
+def test_verdict_lines_one_line_per_group_with_reasons():
+    text = verdict_lines(
+        [
+            ("Protein", "A", [0.72, 0.73], ".757 ± .026"),
+            ("Protein", "B", [0.76], ".727 ± .024"),
+            ("MNIST", "A", [0.8], "NA"),
+            ("Isolet", "A", [], ".8"),
+        ],
+        {"Protein": "Known: a reason."},
+    )
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert lines == [
+        "- Protein: A 0.725 vs .757 ± .026: below; B 0.760 vs .727 ± .024: above. Known: a reason."
+    ]

@@ -21,7 +21,7 @@ from weakfs.experiments._gkf_pual import (
     TASK_NOTES,
 )
 from weakfs.experiments._registry import ReportContext
-from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows
+from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows, verdict_lines
 
 # --------------------------------------------------------------------------------------------
 # the paper's numbers (Table 2: F1 %, rows γ = 0.5 then 0.25; Table 3: % irrelevant removed,
@@ -255,6 +255,20 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
                 )
             rows.append(row)
     lines.append(markdown_table(pd.DataFrame(rows)) if rows else "(no cells)")
+    entries = [
+        (
+            f"{d} (γ = {g})",
+            m,
+            table.loc[
+                (table["dataset"] == d) & (table["gamma"] == g) & (table["method"] == m), "f1"
+            ],
+            f"{PAPER_F1[d][g][METHODS.index(m)]:g}",
+        )
+        for d in DATASETS
+        for g in (0.5, 0.25)
+        for m in methods
+    ]
+    lines += ["", verdict_lines(entries, digits=1)]
     lines += ["", "### Table 3: % of the appended irrelevant columns removed by GKF-PUAL", ""]
     rows = []
     for d in DATASETS:
