@@ -4,8 +4,8 @@ import json
 import sys
 import time
 
-import pandas as pd
 import numpy as np
+import pandas as pd
 import pytest
 
 from weakfs.cli import main
