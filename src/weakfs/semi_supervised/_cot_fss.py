@@ -12,7 +12,7 @@ from typing import ClassVar
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import _fit_context
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -30,12 +30,25 @@ from weakfs.semi_supervised._ssl_baselines import _K_CONSTRAINT, _dense64, paper
 __all__ = ["CoTFSSSelector"]
 
 
-def _cv_accuracy(X, y, cols, seed, n_splits):
-    tree = DecisionTreeClassifier(min_samples_leaf=5, random_state=seed)
+def _folds(y, seed, n_splits) -> list:
+    """The stratified folds of ``y`` (they depend on the labels only, not on the columns)."""
     cv = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return float(cross_val_score(tree, X[:, cols], y, cv=cv).mean())
+        warnings.simplefilter("ignore", UserWarning)  # a class with fewer rows than folds
+        return list(cv.split(np.zeros((y.shape[0], 1)), y))
+
+
+def _cv_accuracy(X, y, cols, seed, folds) -> float:
+    """Mean accuracy of a decision tree (``min_samples_leaf=5``) on the columns ``cols`` over
+    ``folds``: what ``cross_val_score`` returns for them, without its per-call machinery (the
+    same trees and fold scores to the bit, in about half the time on CoT-FSS's small trees)."""
+    Xc = X[:, cols]
+    scores = np.empty(len(folds))
+    for i, (train, test) in enumerate(folds):
+        tree = DecisionTreeClassifier(min_samples_leaf=5, random_state=seed)
+        tree.fit(Xc[train], y[train])
+        scores[i] = np.mean(tree.predict(Xc[test]) == y[test])
+    return float(scores.mean())
 
 
 def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
@@ -48,6 +61,7 @@ def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
     chosen: list[int] = []
     current = np.zeros(d, dtype=bool)
     new: list[int] = []
+    folds = _folds(y, seed, n_splits)
     with Parallel(n_jobs=n_jobs, prefer="threads") as par:
         while len(new) < n_add:
             remaining = np.flatnonzero(~current)
@@ -59,7 +73,7 @@ def _forward_new(X, y, exclude, n_add, seed, n_splits, n_jobs):
                 base = np.flatnonzero(current)
                 scores = np.array(
                     par(
-                        delayed(_cv_accuracy)(X, y, np.append(base, f), seed, n_splits)
+                        delayed(_cv_accuracy)(X, y, np.append(base, f), seed, folds)
                         for f in remaining
                     )
                 )
