@@ -43,6 +43,7 @@ fastest; FSCPU's ``clustering="kmeans"``).  Quality and speed against scikit-lea
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from contextlib import nullcontext
 from dataclasses import dataclass
 
@@ -250,7 +251,7 @@ FLOAT32_MOMENTS_COND = 1e4
 _BLOCK_VALUES = 1 << 17
 
 
-class _EMLoop:
+class _EMLoop(ABC):
     """The EM iteration both passes share (scikit-learn's: stop when the mean log-likelihood
     changes by less than ``tol``); a subclass supplies the statistics of the initial
     responsibilities, the M-step, the parameters' log-density terms and one E-step pass."""
@@ -258,13 +259,22 @@ class _EMLoop:
     n: int
     K: int
 
+    @abstractmethod
     def _start(self, resp: np.ndarray) -> None:
-        raise NotImplementedError
+        """Accumulate the M-step statistics of the initial responsibilities ``resp``."""
 
+    @abstractmethod
     def _e_step(self, resp: np.ndarray, stats: bool) -> float:
         """Fill ``resp``; return the summed log-likelihood (and, with ``stats``, accumulate the
         M-step statistics in the same pass)."""
-        raise NotImplementedError
+
+    @abstractmethod
+    def m_step(self) -> tuple:
+        """``(weights, means, covariances)`` from the accumulated statistics."""
+
+    @abstractmethod
+    def set_parameters(self, weights, means, cov) -> None:
+        """Write the E-step terms of the given parameters."""
 
     def run(self, resp, tol, max_iter):
         """EM from initial responsibilities; returns
