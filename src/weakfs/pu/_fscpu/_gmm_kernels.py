@@ -153,6 +153,18 @@ def _dot4(tidx, tval, start, end, t0, const, c, acc):
     acc[c + 3] = a3
 
 
+@njit(cache=True, nogil=True, inline="always")
+def dot_chunks(tidx, tval, start, end, table, n_chunks, const, acc):
+    """``acc[c] = const[c] + row . table[:, c]`` for every lane, three chunks at a time."""
+    q = 0
+    while q + 3 <= n_chunks:
+        _dot12(tidx, tval, start, end, table[q], table[q + 1], table[q + 2], const, 4 * q, acc)
+        q += 3
+    while q < n_chunks:
+        _dot4(tidx, tval, start, end, table[q], const, 4 * q, acc)
+        q += 1
+
+
 @njit(cache=True, nogil=True)
 def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out):
     """One fused pass of EM over precomputed row products (see :func:`row_terms`).
@@ -184,15 +196,7 @@ def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out)
         start = tptr[i]
         end = tptr[i + 1]
         if mode != 2:
-            q = 0
-            while q + 3 <= n_chunks:
-                _dot12(
-                    tidx, tval, start, end, table[q], table[q + 1], table[q + 2], const, 4 * q, acc
-                )
-                q += 3
-            while q < n_chunks:
-                _dot4(tidx, tval, start, end, table[q], const, 4 * q, acc)
-                q += 1
+            dot_chunks(tidx, tval, start, end, table, n_chunks, const, acc)
             mx = acc[0]
             for k in range(1, K):
                 if acc[k] > mx:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weakfs.pu._fscpu._gmm_kernels import _dot4, _dot12
+from weakfs.pu._fscpu._gmm_kernels import dot_chunks
 
 
 @njit(cache=True, nogil=True)
@@ -30,15 +30,7 @@ def sq_distances_csr(indptr, indices, data, x_sq, centers, out):
     for i in range(n):
         start = indptr[i]
         end = indptr[i + 1]
-        q = 0
-        while q + 3 <= n_chunks:
-            _dot12(
-                indices, data, start, end, planes[q], planes[q + 1], planes[q + 2], zero, 4 * q, dot
-            )
-            q += 3
-        while q < n_chunks:
-            _dot4(indices, data, start, end, planes[q], zero, 4 * q, dot)
-            q += 1
+        dot_chunks(indices, data, start, end, planes, n_chunks, zero, dot)
         for k in range(m):
             v = x_sq[i] - 2.0 * dot[k] + c_sq[k]
             out[i, k] = v if v > 0.0 else 0.0
