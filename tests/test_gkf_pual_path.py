@@ -7,7 +7,13 @@ import pandas as pd
 import pytest
 
 from weakfs.model_selection import PUGridGreedySearch
-from weakfs.pu import GKFPUALClassifier, GKFPUALPath, GKFPUALSelector, gkf_pual_path
+from weakfs.pu import (
+    GKFPUALClassifier,
+    GKFPUALPath,
+    GKFPUALSelector,
+    GLLCClassifier,
+    gkf_pual_path,
+)
 
 TIGHT = {"tol": 1e-6, "abs_tol": 1e-8}
 SMALL = {"lambda2": 0.01, "sigma": 1e-3}  # the settings of test_gkf_pual's selection tests
@@ -179,3 +185,48 @@ def test_path_plot(tmp_path):
         plot_gkf_pual_path(GKFPUALSelector(est).fit(X, s))
     with pytest.raises(ValueError, match="feature_names"):
         plot_gkf_pual_path(sel.path_, feature_names=["a"])
+
+
+def test_fit_path_copies_equal_cold_fits_in_the_callers_order():
+    X, _, s = _problem(n=150, n_noise=3, seed=1)
+    lambdas = [1e-3, 10.0, 0.1, 1.0]  # not sorted: the copies come back in this order
+    fitted = GKFPUALClassifier(C2=0.3, **SMALL, **TIGHT)._fit_path(X, s, lambdas)
+    assert [f.lambda1 for f in fitted] == lambdas
+    for lam, warm in zip(lambdas, fitted):
+        cold = GKFPUALClassifier(lambda1=lam, C2=0.3, **SMALL, **TIGHT).fit(X, s)
+        assert abs(warm.objective_ - cold.objective_) <= 1e-4 * abs(cold.objective_)
+        np.testing.assert_allclose(
+            warm.decision_function(X), cold.decision_function(X), atol=1e-3, rtol=1e-3
+        )
+        np.testing.assert_array_equal(warm.predict(X[:5]), cold.predict(X[:5]))
+
+
+def test_grid_search_along_lambda1_paths_scores_every_grid_point_as_separate_fits():
+    X, _, s = _problem(n=160, n_noise=2, seed=2)
+    grid = {"lambda1": [1e-3, 0.1, 10.0], "C2": [0.3, 0.05], "lambda2": [0.01], "sigma": [1e-3]}
+    kw = {"greedy_params": [], "cv": 3, "random_state": 0}
+    plain = PUGridGreedySearch(GKFPUALClassifier(**TIGHT), grid, **kw).fit(X, s)
+    paths = PUGridGreedySearch(GKFPUALClassifier(**TIGHT), grid, path_param="lambda1", **kw)
+    paths.fit(X, s)
+    key = lambda r: tuple(sorted(r["params"].items()))  # noqa: E731
+    a = {key(r): r["fold_scores"] for r in plain.cv_results_}
+    b = {key(r): r["fold_scores"] for r in paths.cv_results_}
+    assert a.keys() == b.keys() and len(a) == 6
+    for k in a:
+        np.testing.assert_allclose(a[k], b[k], atol=0.05)
+    assert paths.best_params_ == plain.best_params_
+
+
+@pytest.mark.parametrize(
+    ("estimator", "path_param", "match"),
+    [
+        (GKFPUALClassifier(), "lambda2", "cannot fit a path over 'lambda2'"),
+        (GKFPUALClassifier(), "C1", "not a key of param_grid"),
+        (GLLCClassifier(), "lambda1", "GLLCClassifier cannot fit a path over 'lambda1'"),
+    ],
+)
+def test_path_param_errors(estimator, path_param, match):
+    X, _, s = _problem(n=80, n_noise=1)
+    grid = {"lambda1": [0.1, 1.0], "lambda2": [0.1]}
+    with pytest.raises(ValueError, match=match):
+        PUGridGreedySearch(estimator, grid, path_param=path_param).fit(X, s)

@@ -102,6 +102,17 @@ def test_experiment_cells_and_a_quick_cell():
     out = run_cell(cells[0])
     assert 0 <= out["f1"] <= 100 and 0 <= out["irrelevant_removed"] <= 100
     assert out["n_evaluations"] == 1
+    # the λ1-path option marks only the searches with λ1 on their grid; without it no key
+    assert all("lambda1_path" not in c for c in cells)
+    both = RunConfig(
+        runs=1,
+        quick=True,
+        datasets=["Seeds"],
+        methods=["GKF-PUAL", "PUAL"],
+        options={"lambda1_path": "true"},
+    )
+    marked = {c["method"]: c.get("lambda1_path", False) for c in make_cells(both)}
+    assert marked == {"GKF-PUAL": True, "PUAL": False}
 
 
 def test_paper_stopping_rule_variant_is_opt_in_and_stops_early():

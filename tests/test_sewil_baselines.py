@@ -6,6 +6,7 @@ import pytest
 from weakfs.semi_supervised import CoTFSSSelector, RLSRSelector, SemiFisherSelector, SSLSSelector
 from weakfs.semi_supervised._ssl_baselines import (
     _project_rows_simplex,
+    rlsr_scores,
     semi_fisher_scores,
     ssls_scores,
 )
@@ -95,6 +96,20 @@ def test_auto_number_of_features_and_dual_rlsr():
     sel = RLSRSelector(max_iter=10).fit(X, y_semi)
     assert sel.support_.sum() == int(np.ceil(50 ** (2 / 3)))
     np.testing.assert_allclose(sel.scores_.sum(), 1)
+
+
+def test_rlsr_on_sparse_rows_follows_the_dense_iterations(monkeypatch):
+    # text-like data (5 % non-zero, d > n): the n x n product is formed from the sparse rows
+    rng = np.random.RandomState(1)
+    X = rng.rand(40, 120) * (rng.rand(40, 120) < 0.05)
+    y = (X[:, :10].sum(axis=1) > np.median(X[:, :10].sum(axis=1))).astype(int)
+    y_semi = y.copy()
+    y_semi[15:] = -1
+    sparse_scores, sparse_iter = rlsr_scores(X, y_semi, max_iter=30)
+    monkeypatch.setattr("weakfs.semi_supervised._ssl_baselines._SPARSE_PRODUCT_DENSITY", 0.0)
+    dense_scores, dense_iter = rlsr_scores(X, y_semi, max_iter=30)
+    assert sparse_iter == dense_iter
+    np.testing.assert_allclose(sparse_scores, dense_scores, rtol=1e-9, atol=1e-12)
 
 
 def test_cotfss_is_reproducible_and_selects_k():

@@ -67,6 +67,26 @@ def _fit_score(estimator, params, X, s, train, test, scoring):
     return score, time.perf_counter() - t0
 
 
+def _fit_path_score(estimator, params, values, X, s, train, test, scoring) -> list[tuple]:
+    """:func:`_fit_score` for every value of the estimator's path parameter, from one path;
+    the path's time is shared equally among its values."""
+    est = clone(estimator).set_params(**params)
+    t0 = time.perf_counter()
+    try:
+        fitted = est._fit_path(X[train], s[train], values)
+    except (ValueError, np.linalg.LinAlgError):
+        fitted = [None] * len(values)
+    scores = []
+    for model in fitted:
+        try:
+            score = float(scoring(model, X[test], s[test])) if model is not None else np.nan
+        except (ValueError, np.linalg.LinAlgError):
+            score = np.nan
+        scores.append(float(score))
+    seconds = (time.perf_counter() - t0) / max(len(values), 1)
+    return [(score, seconds) for score in scores]
+
+
 def _key(params: Mapping) -> tuple:
     return tuple(
         (k, round(float(v), 12) if isinstance(v, numbers.Real) else v)
@@ -163,6 +183,14 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         scores' standard deviation over ``√cv``), the one with the largest ``name`` (ties: the
         higher mean).  For a penalty such as GKF-PUAL's λ1 this prefers the sparsest model that
         CV cannot tell apart from the best.  One parameter at a time.
+    path_param : str or None, default=None
+        ``None``: every grid point is a separate fit (the paper's protocol).  A parameter name
+        (``"lambda1"`` for :class:`~weakfs.pu.GKFPUALClassifier`): in the grid stage, per fold
+        and per setting of the other parameters, all values of this parameter are fitted along
+        one warm-started path (largest first), which costs a few fits instead of one per value.
+        The solutions equal separate fits within the estimator's solver tolerance, so scores
+        can differ where a fold's prediction flips on a point at the decision boundary.  Only
+        for estimators that fit such a path; the greedy stage always fits separately.
     n_jobs : int or None, default=None
         Parallel fits (joblib) within each stage.
     random_state : int, RandomState or None, default=None
@@ -224,6 +252,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         "scoring": [callable],
         "refit": ["boolean"],
         "selection": [dict, None],
+        "path_param": [str, None],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -241,6 +270,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         scoring=puf_scorer,
         refit: bool = True,
         selection: Mapping[str, str] | None = None,
+        path_param: str | None = None,
         n_jobs: int | None = None,
         random_state=None,
         verbose: bool = False,
@@ -254,22 +284,28 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         self.scoring = scoring
         self.refit = refit
         self.selection = selection
+        self.path_param = path_param
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
 
-    def _evaluate(self, state: _SearchState, candidates: list[dict], stage: str) -> list[float]:
+    def _evaluate(
+        self, state: _SearchState, candidates: list[dict], stage: str, *, path: bool = False
+    ) -> list[float]:
         todo = [c for c in candidates if _key(c) not in state.cache]
-        tasks = [(c, tr, te) for c in todo for tr, te in state.folds]
-        out = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_score)(self.estimator, c, state.X, state.s, tr, te, self.scoring)
-            for c, tr, te in progress(
-                tasks, enabled=bool(self.verbose), total=len(tasks), desc=stage
+        if path and self.path_param is not None:
+            fold_results = self._fit_paths(state, todo, stage)
+        else:
+            tasks = [(c, tr, te) for c in todo for tr, te in state.folds]
+            out = Parallel(n_jobs=self.n_jobs)(
+                delayed(_fit_score)(self.estimator, c, state.X, state.s, tr, te, self.scoring)
+                for c, tr, te in progress(
+                    tasks, enabled=bool(self.verbose), total=len(tasks), desc=stage
+                )
             )
-        )
-        k = len(state.folds)
-        for i, c in enumerate(todo):
-            chunk = out[i * k : (i + 1) * k]
+            k = len(state.folds)
+            fold_results = [out[i * k : (i + 1) * k] for i in range(len(todo))]
+        for c, chunk in zip(todo, fold_results):
             scores = np.array([sc for sc, _ in chunk])
             mean = float(np.mean(scores)) if np.all(np.isfinite(scores)) else float("-inf")
             state.cache[_key(c)] = mean
@@ -283,6 +319,39 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
                 }
             )
         return [state.cache[_key(c)] for c in candidates]
+
+    def _fit_paths(self, state: _SearchState, todo: list[dict], stage: str) -> list[list]:
+        """Per candidate, its ``(score, seconds)`` on every fold, from one path per fold and
+        setting of the parameters other than ``path_param``."""
+        name = self.path_param
+        groups: dict[tuple, list[int]] = {}
+        for i, c in enumerate(todo):
+            rest = {p: v for p, v in c.items() if p != name}
+            groups.setdefault(_key(rest), []).append(i)
+        tasks = [
+            ({p: v for p, v in todo[idx[0]].items() if p != name}, idx, f)
+            for idx in groups.values()
+            for f in range(len(state.folds))
+        ]
+        out = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_path_score)(
+                self.estimator,
+                rest,
+                [todo[i][name] for i in idx],
+                state.X,
+                state.s,
+                *state.folds[f],
+                self.scoring,
+            )
+            for rest, idx, f in progress(
+                tasks, enabled=bool(self.verbose), total=len(tasks), desc=f"{stage} ({name} paths)"
+            )
+        )
+        fold_results: list[list] = [[None] * len(state.folds) for _ in todo]
+        for (_, idx, f), results in zip(tasks, out):
+            for i, result in zip(idx, results):
+                fold_results[i][f] = result
+        return fold_results
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
@@ -304,6 +373,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         if not self.param_grid:
             raise ValueError("param_grid is empty: give at least one parameter to tune")
         rule = self._selection_rule()
+        self._check_path_param()
         if s.sum() < self.cv or (s == 0).sum() < self.cv:
             raise ValueError(
                 f"{self.cv}-fold CV needs at least {self.cv} labeled and {self.cv} unlabeled rows; "
@@ -318,7 +388,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
             dict(zip(names, vals))
             for vals in itertools.product(*(self.param_grid[n] for n in names))
         ]
-        scores = self._evaluate(state, grid, "grid")
+        scores = self._evaluate(state, grid, "grid", path=True)
         best_i = int(np.argmax(scores))
         best, best_score = dict(grid[best_i]), scores[best_i]
         greedy = self.greedy_params
@@ -363,6 +433,20 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
             self.best_estimator_ = clone(self.estimator).set_params(**best).fit(X, s)
             self.refit_seconds_ = time.perf_counter() - t1
         return self
+
+    def _check_path_param(self) -> None:
+        name = self.path_param
+        if name is None:
+            return
+        if name not in self.param_grid:
+            raise ValueError(
+                f"path_param={name!r} is not a key of param_grid ({sorted(self.param_grid)})"
+            )
+        if getattr(self.estimator, "_path_param", None) != name:
+            raise ValueError(
+                f"path_param={name!r}: {type(self.estimator).__name__} cannot fit a path over "
+                f"{name!r} (GKFPUALClassifier fits one over 'lambda1'); use path_param=None"
+            )
 
     def _selection_rule(self) -> str | None:
         """The parameter of a one-standard-error rule (None for the best-score rule)."""

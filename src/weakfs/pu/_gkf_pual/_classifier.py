@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import _fit_context
+from sklearn.base import _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
@@ -299,6 +299,34 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         alpha, beta0, support = _final_coefficients(z, t, design)
         if self.lambda1 == 0:
             support = np.ones(m, dtype=bool)
+        if not converged:
+            _warn_not_converged(history, n_iter)
+        objective = gkf_pual_objective(
+            alpha,
+            beta0,
+            S,
+            data.s,
+            G,
+            R,
+            design,
+            C1=self.C1,
+            C2=self.C2,
+            lambda1=self.lambda1,
+            lambda2=self.lambda2,
+        )
+        self._set_solution(design, alpha, beta0, support, n_iter, converged, history, objective)
+        if self.verbose:
+            print(
+                f"GKF-PUAL: {n_iter} ADMM iterations, converged={converged}, "
+                f"{int(support.sum())}/{m} features kept, objective {self.objective_:.6g}"
+            )
+        return self
+
+    def _set_solution(
+        self, design, alpha, beta0, support, n_iter, converged, history, objective
+    ) -> None:
+        """The fitted attributes of a solution ``(α*, β0)`` of the ADMM."""
+        m = design.m
         A = np.zeros((m, m))
         A[design.rows, design.cols] = alpha[: design.n_quad]
         A[design.cols, design.rows] = alpha[: design.n_quad]
@@ -312,29 +340,38 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.history_ = history
-        if not converged:
-            _warn_not_converged(history, n_iter)
-        s_o = data.s
-        self.objective_ = gkf_pual_objective(
-            alpha,
-            beta0,
-            S,
-            s_o,
-            G,
-            R,
-            design,
-            C1=self.C1,
-            C2=self.C2,
-            lambda1=self.lambda1,
-            lambda2=self.lambda2,
-        )
+        self.objective_ = objective
         self.classes_ = np.array([0, 1])
-        if self.verbose:
-            print(
-                f"GKF-PUAL: {n_iter} ADMM iterations, converged={converged}, "
-                f"{int(support.sum())}/{m} features kept, objective {self.objective_:.6g}"
-            )
-        return self
+
+    #: the parameter :meth:`_fit_path` varies (``PUGridGreedySearch(path_param=...)``)
+    _path_param: ClassVar[str] = "lambda1"
+
+    def _fit_path(self, X, y, lambdas) -> list[GKFPUALClassifier]:
+        """Copies of this classifier fitted at every λ1 of ``lambdas`` along one path.
+
+        The λ1 values are solved from the largest down, each warm-started from the nearest one
+        already solved, with the linear systems factored once (:func:`gkf_pual_path`'s solver);
+        each copy equals a cold ``fit`` at its λ1 within the solver's tolerance.  Returned in the
+        order of ``lambdas``.
+        """
+        from weakfs.pu._gkf_pual._path import _path_solver
+
+        self._validate_params()
+        solver, _ = _path_solver(self, X, y)
+        design = solver.problem.design
+        solved = {}
+        for lam in sorted({float(v) for v in lambdas}, reverse=True):
+            sol = solver.solve(lam)
+            est = clone(self).set_params(lambda1=lam)
+            for name in ("mean_", "scale_", "n_features_in_", "feature_names_in_"):
+                if hasattr(self, name):
+                    setattr(est, name, getattr(self, name))
+            est._set_solution(
+                design, sol.alpha, sol.beta0, sol.support, sol.n_iter, sol.converged, [],
+                sol.objective,
+            )  # fmt: skip
+            solved[lam] = est
+        return [solved[float(v)] for v in lambdas]
 
     def decision_function(self, X) -> np.ndarray:
         """The quadratic score ``f(x)``; positive means predicted positive."""
