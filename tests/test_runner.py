@@ -10,7 +10,8 @@ import pytest
 
 from weakfs.cli import main
 from weakfs.experiments import RunConfig
-from weakfs.experiments._runner import cell_key, paper_verdict, run_experiment, verdict_lines
+from weakfs.experiments._report import paper_verdict, verdict_lines
+from weakfs.experiments._runner import cell_key, run_experiment
 
 
 def test_runner_caches_and_resumes(tmp_path):

@@ -20,7 +20,8 @@ from sklearn.preprocessing import StandardScaler
 
 from weakfs.datasets import load, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import cell_grid, markdown_table, summarize
+from weakfs.experiments._report import markdown_table, summarize
+from weakfs.experiments._runner import cell_grid
 
 POSITIVE = {"ionosphere": "g", "spambase": 1}
 METHODS = ["mutual_info", "random"]

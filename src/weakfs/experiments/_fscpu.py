@@ -24,7 +24,8 @@ from sklearn.preprocessing import MinMaxScaler
 
 from weakfs.datasets import FSCPU_CONDITIONS, load, make_fscpu_synthetic, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import cell_grid, markdown_table, summarize, verdict_lines
+from weakfs.experiments._report import markdown_table, summarize, verdict_lines
+from weakfs.experiments._runner import cell_grid
 from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, LGBMOptSelector, MRMRSelector, SemiJMISelector
 from weakfs.semi_supervised import JSFSSelector, SSelectSelector

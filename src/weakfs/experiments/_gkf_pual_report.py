@@ -21,7 +21,7 @@ from weakfs.experiments._gkf_pual import (
     TASK_NOTES,
 )
 from weakfs.experiments._registry import ReportContext
-from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows, verdict_lines
+from weakfs.experiments._report import markdown_table, mean_sd, paper_rows, verdict_lines
 
 # --------------------------------------------------------------------------------------------
 # the paper's numbers (Table 2: F1 %, rows γ = 0.5 then 0.25; Table 3: % irrelevant removed,

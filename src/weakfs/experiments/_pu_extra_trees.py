@@ -21,7 +21,7 @@ from sklearn.preprocessing import OrdinalEncoder
 
 from weakfs.datasets import load, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, mean_sd
+from weakfs.experiments._report import markdown_table, mean_sd
 from weakfs.pu import PUExtraTreesClassifier
 
 DATASETS = ["mushrooms", "mnist", "unsw_nb15", "kddcup99", "pendigits"]

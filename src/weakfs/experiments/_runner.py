@@ -39,11 +39,7 @@ __all__ = [
     "cell_grid",
     "cell_key",
     "execute_cell",
-    "markdown_table",
-    "mean_sd",
-    "paper_rows",
     "run_experiment",
-    "summarize",
 ]
 
 
@@ -508,113 +504,6 @@ def _cpu_count() -> int:
     import os
 
     return os.cpu_count() or 1
-
-
-def summarize(
-    table: pd.DataFrame, by: list[str], values: list[str], *, digits: int = 3
-) -> pd.DataFrame:
-    """``mean ± sd`` strings of ``values`` grouped by ``by`` (sd over seeds with ddof=1)."""
-    grouped = table.groupby(by, sort=False)[values]
-    mean, std, count = grouped.mean(), grouped.std(ddof=1), grouped.count()
-    out = pd.DataFrame(index=mean.index)
-    for col in values:
-        out[col] = [
-            f"{m:.{digits}f} ± {s:.{digits}f}" if n > 1 else f"{m:.{digits}f}"
-            for m, s, n in zip(mean[col], std[col], count[col])
-        ]
-    return out.reset_index()
-
-
-def markdown_table(frame: pd.DataFrame) -> str:
-    """A GitHub markdown table (no optional dependency such as tabulate needed)."""
-    cols = [str(c) for c in frame.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
-    return "\n".join(lines)
-
-
-def _fmt(value) -> str:
-    if isinstance(value, float):
-        if np.isnan(value):
-            return "–"
-        return f"{value:.4g}"
-    return str(value)
-
-
-def paper_rows(text: str) -> list[list[str]]:
-    """The rows of a paper's numbers written as a ``|``-separated table, cells stripped (the
-    first row names the columns)."""
-    return [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in text.strip().splitlines()
-    ]
-
-
-def mean_sd(values, *, digits: int = 3, style: str = "±") -> str:
-    """``"mean ± sd"`` of the finite values (sd with ddof=1; ``style="()"`` gives
-    ``"mean (sd)"``); one value alone, ``"–"`` for none."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return "–"
-    if v.size == 1:
-        return f"{v[0]:.{digits}f}"
-    mean, sd = f"{v.mean():.{digits}f}", f"{v.std(ddof=1):.{digits}f}"
-    return f"{mean} ({sd})" if style == "()" else f"{mean} ± {sd}"
-
-
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)"
-_PAPER_VALUE = re.compile(rf"^\s*({_NUMBER})\s*(?:±\s*({_NUMBER}))?\s*$")
-
-
-def paper_verdict(values, paper) -> str:
-    """Where our mean sits against a paper's value ``"mean ± sd"`` (or a bare number).
-
-    ``"within"`` when the difference is at most the paper's sd (or, where the paper gives no sd,
-    our own sd over the runs), else ``"above"`` or ``"below"``; ``"not run"`` without finite
-    values and ``"no paper value"`` when ``paper`` holds no number (``"NA"``, ``None``).
-    """
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return "not run"
-    match = _PAPER_VALUE.match(str(paper)) if paper is not None else None
-    if match is None:
-        return "no paper value"
-    paper_mean = float(match[1])
-    if match[2] is not None:
-        spread = float(match[2])
-    else:
-        spread = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    diff = float(v.mean()) - paper_mean
-    if abs(diff) <= spread:
-        return "within"
-    return "above" if diff > 0 else "below"
-
-
-def verdict_lines(entries, reasons: dict | None = None, *, digits: int = 3) -> str:
-    """One markdown line per group (dataset, condition): for every method, our mean, the paper's
-    value and :func:`paper_verdict`; then the known reason for that group, if any.
-
-    ``entries`` holds ``(group, method_label, values, paper)``; groups keep their first order.
-    """
-    groups: dict[str, list[str]] = {}
-    for group, label, values, paper in entries:
-        verdict = paper_verdict(values, paper)
-        if verdict in ("not run", "no paper value"):
-            continue
-        mean = float(np.nanmean(np.asarray(values, dtype=float)))
-        groups.setdefault(group, []).append(f"{label} {mean:.{digits}f} vs {paper}: {verdict}")
-    sd_note = (
-        "Against the paper: *within* = our mean differs from the paper's by at most its sd (our "
-        "own sd where the paper gives none), else *above* or *below*."
-    )
-    lines = [sd_note, ""]
-    for group, parts in groups.items():
-        reason = (reasons or {}).get(group)
-        lines.append(f"- {group}: " + "; ".join(parts) + (f". {reason}" if reason else ""))
-    return "\n".join(lines) if groups else ""
 
 
 def cell_grid(config: RunConfig, n_runs: int, first: tuple[str, list], methods: list, **fixed):

@@ -31,7 +31,7 @@ from sklearn.model_selection import train_test_split
 
 from weakfs.datasets import load
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table, mean_sd, paper_rows, verdict_lines
+from weakfs.experiments._report import markdown_table, mean_sd, paper_rows, verdict_lines
 
 # dataset -> (weakfs name, l, u, n_t); Fashion: only 1,000 rows are staged (see the report)
 SPLITS = {

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._runner import markdown_table
+from weakfs.experiments._report import markdown_table
 
 DATASETS = [
     "madelon",
