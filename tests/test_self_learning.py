@@ -1,5 +1,7 @@
 """SelfLearningClassifier: threshold search, loop behaviour, bad input, peer comparison."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -93,6 +95,19 @@ def test_fixed_threshold_and_max_iter():
     clf.fit(X, y_semi)
     assert clf.n_iter_ <= 2
     assert all((t == 0.99).all() for t in clf.thresholds_)
+
+
+def test_many_classes_with_few_labels_each_warn_nothing():
+    # 26 classes (Isolet's letters), 3 labeled rows each: the distinct classes are no sign of a
+    # regression target
+    rng = np.random.RandomState(0)
+    y = np.repeat(np.arange(26), 6)
+    X = rng.normal(size=(y.size, 4)) + y[:, None] * 0.5
+    y_semi = y.copy()
+    y_semi[np.tile([False, False, False, True, True, True], 26)] = -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SelfLearningClassifier(n_estimators=5, max_iter=1, random_state=0).fit(X, y_semi)
 
 
 def test_string_classes():

@@ -294,7 +294,9 @@ class SelfLearningClassifier(ClassifierMixin, BaseEstimator):
         """Fit on labeled rows, then pseudo-label unlabeled rows (``y == -1``) round by round."""
         X, y = validate_X_y(self, X, y, accept_sparse=["csr", "csc"])
         labels = check_semi_supervised_labels(y, require_unlabeled=not self.allow_fully_labeled)
-        check_classification_targets(labels.classes)
+        # the labeled rows' targets, as a classifier checks y (not the array of distinct
+        # classes, which looks like a regression target whenever there are over 20 classes)
+        check_classification_targets(labels.y[labels.labeled])
         seed = int(spawn_seeds(self.random_state, 1)[0])
         result = self_learn(
             X,
