@@ -291,6 +291,11 @@ def run_cell(cell: dict) -> dict:
 _LAMBDA1_METHODS = ("GKF-PUAL", PAPER_STOP, *SELECTION_METHODS)
 
 
+def _path_param(lambda1_path: bool) -> str | None:
+    """``PUGridGreedySearch``'s ``path_param`` for a cell's ``lambda1_path`` option."""
+    return "lambda1" if lambda1_path else None
+
+
 @functools.lru_cache(maxsize=2)
 def _paper_search(
     dataset: str, gamma: float, seed: int, grid: str, rounds: int | None, lambda1_path: bool
@@ -310,7 +315,7 @@ def _paper_search(
         random_state=seed,
         selection={"lambda1": "1se"},
         refit=False,
-        path_param="lambda1" if lambda1_path else None,
+        path_param=_path_param(lambda1_path),
     ).fit(data["X_train"], data["s_train"])
     return {
         "paper_params": dict(search.top_params_),
@@ -393,7 +398,7 @@ def _run_cell(cell: dict) -> dict:
             max_greedy_rounds=cell["greedy_rounds"],
             cv=4,
             random_state=cell["seed"],
-            path_param="lambda1" if cell.get("lambda1_path") else None,
+            path_param=_path_param(cell.get("lambda1_path", False)),
         ).fit(Xtr, s)
         model = search.best_estimator_
         out.update(

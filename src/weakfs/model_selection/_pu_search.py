@@ -56,15 +56,29 @@ def make_puf_scorer():
     return puf_scorer
 
 
+#: what a fold's fit or scoring may raise on a bad setting: the fold scores NaN
+_FIT_ERRORS = (ValueError, np.linalg.LinAlgError)
+
+
+def _score_fold(model, X, s, test, scoring) -> float:
+    """``scoring`` of a fitted ``model`` on the fold's test rows (NaN when it fails or no model
+    was fitted)."""
+    if model is None:
+        return float("nan")
+    try:
+        return float(scoring(model, X[test], s[test]))
+    except _FIT_ERRORS:
+        return float("nan")
+
+
 def _fit_score(estimator, params, X, s, train, test, scoring):
     est = clone(estimator).set_params(**params)
     t0 = time.perf_counter()
     try:
         est.fit(X[train], s[train])
-        score = float(scoring(est, X[test], s[test]))
-    except (ValueError, np.linalg.LinAlgError):
-        score = float("nan")
-    return score, time.perf_counter() - t0
+    except _FIT_ERRORS:
+        est = None
+    return _score_fold(est, X, s, test, scoring), time.perf_counter() - t0
 
 
 def _fit_path_score(estimator, params, values, X, s, train, test, scoring) -> list[tuple]:
@@ -74,15 +88,9 @@ def _fit_path_score(estimator, params, values, X, s, train, test, scoring) -> li
     t0 = time.perf_counter()
     try:
         fitted = est._fit_path(X[train], s[train], values)
-    except (ValueError, np.linalg.LinAlgError):
+    except _FIT_ERRORS:
         fitted = [None] * len(values)
-    scores = []
-    for model in fitted:
-        try:
-            score = float(scoring(model, X[test], s[test])) if model is not None else np.nan
-        except (ValueError, np.linalg.LinAlgError):
-            score = np.nan
-        scores.append(float(score))
+    scores = [_score_fold(model, X, s, test, scoring) for model in fitted]
     seconds = (time.perf_counter() - t0) / max(len(values), 1)
     return [(score, seconds) for score in scores]
 

@@ -170,6 +170,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
     [True, True, True, True]
     """
 
+    #: the parameter :meth:`_fit_path` varies (``PUGridGreedySearch(path_param=...)``)
+    _path_param: ClassVar[str] = "lambda1"
+
     _parameter_constraints: ClassVar[dict] = {
         "C1": [Interval(numbers.Real, 0, None, closed="neither")],
         "C2": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -342,9 +345,6 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.history_ = history
         self.objective_ = objective
         self.classes_ = np.array([0, 1])
-
-    #: the parameter :meth:`_fit_path` varies (``PUGridGreedySearch(path_param=...)``)
-    _path_param: ClassVar[str] = "lambda1"
 
     def _fit_path(self, X, y, lambdas) -> list[GKFPUALClassifier]:
         """Copies of this classifier fitted at every λ1 of ``lambdas`` along one path.
