@@ -50,6 +50,13 @@ per row and the hard labels of both.
 the default mixture) with ``--n-iter`` compact-GA iterations (the paper's T = 3000 if given),
 timed, and the time of a T = 3000 run extrapolated per iteration (cache hits grow over a run,
 so the extrapolation is an upper bound).
+
+``pass-cost``: where the time of one Table-1 evaluation goes (the same masks and shape as
+``mixture``, one thread): k-means start, the numba EM passes, and the per-iteration M-step and
+precision factors in Python; then the M-step's product on one block of rows as the EM kernel
+forms it (``W^T [X_b, 1]``, one float32 ``gemm`` for all ``K`` components) against the symmetric
+alternative (``K`` float32 ``syrk`` calls, ``W_k^T W_k``, half the multiplications), both through
+scipy's BLAS, median of 200 calls each.
 """
 
 from __future__ import annotations
@@ -332,9 +339,74 @@ def bench_table1_run(n_iter: int, n_jobs: int, seed: int) -> None:
     )
 
 
+def bench_pass_cost(n_masks: int, seed: int) -> None:
+    from scipy.linalg import blas
+
+    from weakfs.pu._fscpu import _gmm
+
+    X, masks = _mixture_masks("table1", n_masks, seed)
+    spent: dict[str, float] = {}
+
+    def timed(owner, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        def wrapper(*args, **kwargs):
+            t = time.perf_counter()
+            out = original(*args, **kwargs)
+            spent[label] = spent.get(label, 0.0) + time.perf_counter() - t
+            return out
+
+        setattr(owner, name, wrapper)
+
+    timed(_gmm, "_kmeans", "k-means start")
+    timed(_gmm._DenseEM, "run_pass", "EM passes (numba)")
+    timed(_gmm._DenseEM, "m_step", "M-step (Python)")
+    timed(_gmm._DenseEM, "set_parameters", "precision factors")
+    passes = 0
+    with threadpool_limits(limits=1):
+        fit_gaussian_mixture(np.ascontiguousarray(X[:200, masks[0]]), 10, random_state=0)
+        spent.clear()
+        t = time.perf_counter()
+        for i, mask in enumerate(masks):
+            passes += fit_gaussian_mixture(
+                np.ascontiguousarray(X[:, mask]), 10, random_state=i
+            ).n_iter
+        total = time.perf_counter() - t
+        per_fit = {k: v / len(masks) * 1000 for k, v in spent.items()}
+        print(
+            f"table1: {len(masks)} masks, one thread: {total / len(masks) * 1000:.1f} ms per "
+            f"evaluation, {passes / len(masks):.1f} EM iterations; "
+            + ", ".join(f"{k} {v:.1f} ms" for k, v in per_fit.items())
+        )
+        n_rows, d, K = 524, int(masks[0].sum()), 10  # the kernel's block: 2^17 values / (K d)
+        rng = np.random.default_rng(seed)
+        W = np.asfortranarray(rng.random((n_rows, K * d), dtype=np.float32))
+        X1 = np.asfortranarray(np.c_[X[:n_rows, masks[0]], np.ones(n_rows)].astype(np.float32))
+        parts = [np.asfortranarray(W[:, k * d : (k + 1) * d]) for k in range(K)]
+
+        def median_ms(f) -> float:
+            f()
+            times = []
+            for _ in range(200):
+                t = time.perf_counter()
+                f()
+                times.append(time.perf_counter() - t)
+            return float(np.median(times) * 1000)
+
+        gemm = median_ms(lambda: blas.sgemm(1.0, W, X1, trans_a=1))
+        syrk = median_ms(lambda: [blas.ssyrk(1.0, w, trans=1) for w in parts])
+        print(
+            f"  M-step product of one {n_rows}-row block: one sgemm for all {K} components "
+            f"{gemm:.3f} ms, {K} ssyrk calls {syrk:.3f} ms (ratio {gemm / syrk:.2f})"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["eval", "protocol", "cost", "cpu", "mixture", "table1-run"])
+    ap.add_argument(
+        "what",
+        choices=["eval", "protocol", "cost", "cpu", "mixture", "table1-run", "pass-cost"],
+    )
     ap.add_argument("--shape", choices=["table1", "rt_iot2022", "both"], default="both")
     ap.add_argument("--repeats", type=int, default=6)
     ap.add_argument("--dataset", default="rt_iot2022")
@@ -351,6 +423,8 @@ def main() -> None:
     elif a.what == "mixture":
         for shape in ("table1", "rt_iot2022") if a.shape == "both" else (a.shape,):
             bench_mixture(shape, a.n_masks, a.seed)
+    elif a.what == "pass-cost":
+        bench_pass_cost(a.n_masks, a.seed)
     elif a.what == "table1-run":
         bench_table1_run(a.n_iter, a.n_jobs, a.seed)
     elif a.what == "cost":
