@@ -79,3 +79,19 @@ def test_image_pixels_are_binarised_as_the_authors_do():
     assert set(np.unique(X)) <= {0.0, 1.0} and set(np.unique(X_test)) <= {0.0, 1.0}
     X_protein = load_split("Protein", 0)[0]
     assert len(np.unique(X_protein)) > 2  # other datasets keep their values
+
+
+def test_criteria_cell_self_learns_with_weakfs_forest(monkeypatch):
+    # Table 2's self-learning grows the same forest as the rest of the experiment
+    from sklearn.ensemble import RandomForestClassifier
+
+    from weakfs.experiments._sewil import run_cell
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("scikit-learn's forest was fitted")
+
+    monkeypatch.setattr(RandomForestClassifier, "fit", refuse)
+    cell = {"dataset": "Protein", "method": "criteria", "seed": 0, "quick": True}
+    out = run_cell({**cell, "n_jobs": 1, "n_estimators": 5})
+    picks = [out[f"{name}_acc_u"] for name in ("oob", "tb", "cb", "cbil")]
+    assert all(0.0 <= acc <= out["gt_acc_u"] for acc in picks)
