@@ -237,8 +237,7 @@ def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, qu
     """Table 2: 40 random subsets, each criterion's pick, and the ground truth (best ACC-U)."""
     from joblib import Parallel, delayed
 
-    from weakfs.semi_supervised import ForestSubsetObjective, get_criterion, self_learn
-    from weakfs.semi_supervised._self_learning import make_forest
+    from weakfs.semi_supervised import ForestSubsetObjective, get_criterion, make_forest, self_learn
 
     d = X.shape[1]
     rng = np.random.RandomState(seed)

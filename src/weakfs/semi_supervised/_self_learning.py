@@ -36,6 +36,7 @@ from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 __all__ = [
     "SelfLearningClassifier",
     "early_stopped_argmin",
+    "make_forest",
     "optimal_thresholds",
     "optimal_thresholds_reference",
 ]
@@ -45,8 +46,38 @@ FORESTS = ("weakfs", "sklearn")
 
 
 def make_forest(kind: str, n_estimators: int, seed: int, n_jobs: int | None, **params):
-    """A random forest of ``n_estimators`` trees: weakfs's own (``"weakfs"``) or scikit-learn's
-    ``RandomForestClassifier`` (``"sklearn"``), with scikit-learn's defaults otherwise."""
+    """The random forest SEW-IL grows, for :func:`self_learn`'s ``make_estimator``.
+
+    Parameters
+    ----------
+    kind : {"weakfs", "sklearn"}
+        weakfs's own forest (scikit-learn's algorithm on binned columns, faster) or
+        scikit-learn's ``RandomForestClassifier``.
+    n_estimators : int
+        Number of trees.
+    seed : int
+        ``random_state`` of the forest.
+    n_jobs : int or None
+        Threads growing the trees (the same trees for any value).
+    **params
+        Further parameters of the forest (scikit-learn's defaults otherwise).
+
+    Returns
+    -------
+    forest : classifier
+        An unfitted forest with ``fit(X, y, sample_weight)`` and ``predict_proba``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weakfs.semi_supervised import make_forest, self_learn
+    >>> X = np.r_[np.zeros((20, 2)), np.ones((20, 2))] + np.arange(40)[:, None] * 0.01
+    >>> y = np.full(40, -1)
+    >>> y[[0, 1, 20, 21]] = [0, 0, 1, 1]
+    >>> out = self_learn(X, y, make_estimator=lambda: make_forest("weakfs", 20, 0, 1))
+    >>> out["y_codes"][:20].tolist() == [0] * 20, out["y_codes"][20:].tolist() == [1] * 20
+    (True, True)
+    """
     if kind == "weakfs":
         return RandomForest(n_estimators, random_state=seed, n_jobs=n_jobs, **params)
     if kind == "sklearn":
