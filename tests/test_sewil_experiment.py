@@ -115,3 +115,14 @@ def test_report_explains_where_sewil_is_below_the_paper():
         if row["method"] == "fsga":
             row["acc_u"] = 0.81
     assert _sewil_gap(pd.DataFrame(rows)) == ""
+
+
+def test_table2_names_the_deviation_where_tb_is_above_the_paper():
+    from weakfs.experiments._sewil import _table2
+
+    row = {"dataset": "Protein", "method": "criteria", "gt_acc_u": 0.66, "oob_acc_u": 0.62}
+    row.update({"cb_acc_u": 0.62, "cbil_acc_u": 0.62, "tb_acc_u": 0.62})  # paper TB .441 ± .06
+    text = _table2(pd.DataFrame([{**row, "seed": seed} for seed in range(3)]))
+    assert "TB is above the paper on Protein" in text
+    row["tb_acc_u"] = 0.45
+    assert "TB is above" not in _table2(pd.DataFrame([row]))
