@@ -62,6 +62,27 @@ def test_table1_cell_and_report(tmp_path):
     assert "ca-10-8-1" in text and ".67±.08" in text  # the paper's K-Best value beside ours
 
 
+def test_report_states_the_runs_of_each_method_when_they_differ(tmp_path):
+    """A long run accrues: FSCPU with fewer runs and conditions than the baselines is said so."""
+    exp = EXPERIMENTS["fscpu-table1"]
+    base = {"n_iter": 3000, "clustering": "gmm", "rfe_step": 1, "n_jobs": 1, "lgbm_opt_iter": 3000}
+    rows = [
+        {**base, "condition": c, "method": "kbest", "seed": r, "fsr": 0.8, "select_seconds": 0.1}
+        for c in ("ca-40-8-1", "ca-10-8-1")
+        for r in range(3)
+    ]
+    rows += [
+        {**base, "condition": "ca-40-8-1", "method": "fscpu", "seed": r, "fsr": 0.9}
+        for r in range(2)
+    ]
+    table = pd.DataFrame(rows).assign(seconds=1.0, select_seconds=1.0)
+    ctx = ReportContext(tmp_path, "fscpu-table1", RunConfig(), "weakfs reproduce fscpu-table1")
+    text = exp.write_report(table, ctx)
+    assert "run(s) per cell: FSCPU 2 (1 of 2 conditions run), K-Best 3 (paper" in text
+    uniform = exp.write_report(table[table["method"] == "kbest"], ctx)
+    assert "3 run(s) per cell (paper" in uniform
+
+
 def test_table3_datasets_built_as_the_paper():
     X, y = load_table3("ionosphere")
     assert X.shape == (351, 34) and y.sum() == 126

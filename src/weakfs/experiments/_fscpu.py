@@ -386,11 +386,27 @@ def _timing(table: pd.DataFrame) -> str:
     )
 
 
+def _runs_per_cell(table: pd.DataFrame) -> str:
+    """The runs per cell: one number, or each method's runs where they differ (long runs accrue)."""
+    column = "condition" if "condition" in table else "dataset"
+    runs = table.groupby(["method", column])["seed"].nunique()
+    if runs.nunique() == 1:
+        return f"{runs.iloc[0]} run(s) per cell"
+    n_columns = table[column].nunique()
+    parts = []
+    for method, counts in runs.groupby(level="method"):
+        low, high = int(counts.min()), int(counts.max())
+        text = f"{LABEL.get(method, method)} {low}" + (f"-{high}" if high > low else "")
+        if len(counts) < n_columns:
+            text += f" ({len(counts)} of {n_columns} {column}s run)"
+        parts.append(text)
+    return "run(s) per cell: " + ", ".join(parts)
+
+
 def _protocol(table: pd.DataFrame) -> str:
     first = table.iloc[0]
-    n_runs = table["seed"].nunique()
     return (
-        f"Protocol settings of this run: {n_runs} run(s) per cell (paper: 5 for Table 1, 3 for "
+        f"Protocol settings of this run: {_runs_per_cell(table)} (paper: 5 for Table 1, 3 for "
         f"Table 3), FSCPU/FSCPU-MI n_iter={first['n_iter']}, "
         f"clustering={first['clustering']!r}, LGBM-OPT n_iter={first['lgbm_opt_iter']}, DT-RFE "
         f"step={first['rfe_step']}; paper: n_iter=3000, Gaussian mixture K=10, RFE step 1.  "
