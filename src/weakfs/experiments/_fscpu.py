@@ -497,13 +497,22 @@ TITLES = {
     "fscpu-table1": "FSCPU Table 1: feature-selection recall on the artificial PU data",
     "fscpu-table3": "FSCPU Table 3: LightGBM AUC after PU feature selection on open data",
 }
+
+
+def _table1_version(cell: dict) -> int:
+    """2 for FSCPU/FSCPU-MI with the mixture: its EM became fused and mixed-precision after the
+    first T = 3000 cell was computed, which changes the rounding and so the search path."""
+    mixture = cell.get("method") in ("fscpu", "fscpu-mi") and cell.get("clustering") == "gmm"
+    return 2 if mixture else 1
+
+
 # versions: figure1 2 = the paper's panels (two positive clusters); table3 2 = stratified split
-# with Table 2's counts, RT-IoT2022 without its port identifiers
+# with Table 2's counts, RT-IoT2022 without its port identifiers; table1 see _table1_version
 EXPERIMENTS = {
     name: Experiment(name, TITLES[name], *functions, default_runs=runs, version=version)
     for name, functions, runs, version in [
         ("fscpu-figure1", (make_cells_f1, run_cell_f1, write_report_f1), 1, 2),
-        ("fscpu-table1", (make_cells_t1, run_cell_t1, write_report_t1), 5, 1),
+        ("fscpu-table1", (make_cells_t1, run_cell_t1, write_report_t1), 5, _table1_version),
         ("fscpu-table3", (make_cells_t3, run_cell_t3, write_report_t3), 3, 2),
     ]
 }
