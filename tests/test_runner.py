@@ -140,6 +140,32 @@ def test_csv_without_cell_keys_is_matched_on_the_cell_entries(tmp_path, monkeypa
     assert len(csv) == 4 and csv["cell_key"].notna().all()
 
 
+def test_two_runs_sharing_a_store_keep_each_others_rows(tmp_path, monkeypatch):
+    """A long run rewrites the CSV when it ends; rows that a shorter run wrote meanwhile stay,
+    and a keyless (legacy) row that both read is not written twice."""
+    from weakfs.experiments import _runner
+
+    one_ionosphere = RunConfig(runs=1, datasets=["ionosphere"])
+    run_experiment("demo", one_ionosphere, out_dir=tmp_path)
+    legacy = pd.read_csv(tmp_path / "demo.csv").drop(columns="cell_key")
+    legacy.to_csv(tmp_path / "demo.csv", index=False)  # rows as before keys existed
+
+    real_execute = _runner.execute_cell
+    nested = []
+
+    def execute_while_another_run_writes(name, cell):
+        if not nested:  # the shorter run starts and ends while the long run computes
+            nested.append(True)
+            run_experiment("demo", RunConfig(runs=1, datasets=["spambase"]), out_dir=tmp_path)
+        return real_execute(name, cell)
+
+    monkeypatch.setattr(_runner, "execute_cell", execute_while_another_run_writes)
+    run_experiment("demo", RunConfig(runs=2, datasets=["ionosphere"]), out_dir=tmp_path)
+    csv = pd.read_csv(tmp_path / "demo.csv")
+    assert sorted(csv["dataset"]) == ["ionosphere"] * 4 + ["spambase"] * 2
+    assert csv["cell_key"].notna().all() and csv["cell_key"].is_unique
+
+
 def test_old_experiment_names_are_aliases():
     from weakfs.experiments import canonical_name, get, names
 

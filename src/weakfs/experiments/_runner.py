@@ -139,7 +139,43 @@ class _CsvCells:
     def __init__(self, path: Path):
         self.path = path
         self.frame = pd.read_csv(path) if path.exists() else pd.DataFrame()
+        self.stamp = self._stamp()
         self.read_rows: set = set()  # index labels of the rows read back as cells of this run
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return stat.st_mtime_ns, stat.st_size
+
+    def _frame_now(self) -> tuple[pd.DataFrame, set]:
+        """The CSV as it is now, and the labels of its rows that this run read back.
+
+        A long run and a shorter one (or a ``--cached-only`` report) may share a store: rows
+        another invocation wrote since this one started must survive this one's rewrite.
+        """
+        if self._stamp() == self.stamp:
+            return self.frame, self.read_rows
+        now = pd.read_csv(self.path) if self.path.exists() else pd.DataFrame()
+        read = self.frame.loc[list(self.read_rows)]
+        keyed = read[self.KEY] if self.KEY in read else pd.Series(np.nan, index=read.index)
+        legacy = {self._identity(row) for _, row in read[keyed.isna()].iterrows()}
+        now_keys = now[self.KEY] if self.KEY in now else pd.Series(np.nan, index=now.index)
+        mine = now_keys.isin(set(keyed.dropna()))
+        if legacy:
+            unkeyed = now_keys.isna()
+            mine |= unkeyed & now.apply(lambda row: self._identity(row) in legacy, axis=1)
+        return now, set(now.index[mine])
+
+    @classmethod
+    def _identity(cls, row: pd.Series) -> frozenset:
+        """A row without a cell key, recognised by its values (whatever columns the file has)."""
+        return frozenset(
+            (col, _canonical(value))
+            for col, value in row.items()
+            if col not in (cls.KEY, cls.SUPERSEDED) and not pd.isna(value)
+        )
 
     def records(self, cells: list[dict], keys: list[str]) -> dict[str, dict]:
         """Records (as the cache stores them) of those ``cells`` that have a row."""
@@ -195,11 +231,11 @@ class _CsvCells:
     ) -> tuple[int, int]:
         """This run's rows first, then every other row already there, those computed by an older
         version of the code marked ``superseded``; returns (other rows, superseded rows)."""
-        frame = self.frame
+        frame, read_rows = self._frame_now()
         if frame.empty:
             others = frame
         else:
-            keep = ~frame.index.isin(list(self.read_rows))
+            keep = ~frame.index.isin(list(read_rows))
             if self.KEY in frame:
                 keep &= ~frame[self.KEY].isin(set(keys))
             others = frame[keep].copy()
