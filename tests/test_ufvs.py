@@ -21,7 +21,9 @@ from weakfs.unsupervised import UFVSPath, UFVSSelector, binary_entropy_of_counts
 
 
 def _h(count: int, n: int) -> float:
-    p = count / n
+    # H(p) = H(1 - p): computed from the rarer side so that values with equal entropy tie
+    # exactly (p = 1/7 and p = 6/7 otherwise differ in the last bit and break the value order)
+    p = min(count, n - count) / n
     if p in (0.0, 1.0):
         return 0.0
     return -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
