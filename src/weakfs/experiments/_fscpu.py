@@ -51,6 +51,8 @@ METHODS_T1 = [
     "jsfs",
 ]
 METHODS_T3 = [*METHODS_T1, "lgbm-opt"]
+#: the methods that run FSCPUSelector (a clustering per evaluated mask)
+FSCPU_METHODS = ("fscpu", "fscpu-mi")
 LABEL = {
     "fscpu": "FSCPU",
     "fscpu-mi": "FSCPU-MI",
@@ -135,7 +137,7 @@ def lgbm_auc(X_train, s_train, X_test, y_test, seed: int) -> float:
 def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndarray:
     """Boolean support of ``k`` features chosen by ``method`` on min-max scaled PU data."""
     d = X.shape[1]
-    if method in ("fscpu", "fscpu-mi"):
+    if method in FSCPU_METHODS:
         sel = FSCPUSelector(
             k,
             n_iter=opts["n_iter"],
@@ -502,7 +504,7 @@ TITLES = {
 def _table1_version(cell: dict) -> int:
     """2 for FSCPU/FSCPU-MI with the mixture: its EM became fused and mixed-precision after the
     first T = 3000 cell was computed, which changes the rounding and so the search path."""
-    mixture = cell.get("method") in ("fscpu", "fscpu-mi") and cell.get("clustering") == "gmm"
+    mixture = cell.get("method") in FSCPU_METHODS and cell.get("clustering") == "gmm"
     return 2 if mixture else 1
 
 
