@@ -227,7 +227,7 @@ def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
         for m in METHODS_T1
     ]
     lines += ["", verdict_lines(entries, digits=2)]
-    note = _fscpu_noca_note(table)
+    note = _fscpu_mi_note(table)
     if note:
         lines += ["", note]
     if "sselect" in set(table["method"]):
@@ -236,12 +236,13 @@ def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
-def _fscpu_noca_note(table: pd.DataFrame) -> str:
-    """What the no-cluster conditions show about FSCPU and FSCPU-MI against the paper."""
+def _fscpu_mi_note(table: pd.DataFrame) -> str:
+    """FSCPU-MI beside its two parts (FSCPU, semi-JMI), ours and the paper's."""
     names = [c.name for c in FSCPU_CONDITIONS]
-    noca = [c for c in names if c.startswith("noca") and c in set(table["condition"])]
     methods = ["fscpu", "fscpu-mi", "semi-jmi"]
-    if not noca or not set(methods) <= set(table["method"]):
+    have = table.groupby("condition")["method"].agg(set)
+    conds = [c for c in names if c in have.index and set(methods) <= have[c]]
+    if not conds:
         return ""
 
     def ours(m: str, c: str) -> float:
@@ -250,27 +251,38 @@ def _fscpu_noca_note(table: pd.DataFrame) -> str:
     def paper(m: str, c: str) -> float:
         return float(PAPER_T1[m].split()[names.index(c)].split("±")[0])
 
-    parts = []
-    for c in noca:
-        fs, mi, jmi = (ours(m, c) for m in methods)
-        nearer = "semi-JMI" if abs(mi - jmi) < abs(mi - fs) else "FSCPU"
-        parts.append(
-            f"{c}: FSCPU {fs:.2f} / {paper('fscpu', c):.2f}, FSCPU-MI {mi:.2f} / "
-            f"{paper('fscpu-mi', c):.2f}, semi-JMI {jmi:.2f} / {paper('semi-jmi', c):.2f} "
-            f"(our FSCPU-MI nearer our {nearer})"
+    def reaches(fsr, c: str) -> bool:  # FSCPU-MI at least the better of its parts, less 0.02
+        fs, mi, jmi = (fsr(m, c) for m in methods)
+        return mi >= max(fs, jmi) - 0.02
+
+    ours_n = sum(reaches(ours, c) for c in conds)
+    paper_n = sum(reaches(paper, c) for c in conds)
+    lines = [
+        "FSCPU-MI sums FSCPU's score and semi-JMI's subset score, each divided by the sd of its "
+        "own log, so it should come near the better of the two where either carries the signal.  "
+        f"Ours reaches the better of our FSCPU and semi-JMI (less 0.02 FSR) in {ours_n} of "
+        f"{len(conds)} conditions, the paper's in {paper_n} of {len(conds)}: the paper's "
+        "FSCPU-MI stays near its FSCPU even where its semi-JMI is far higher (ca-40-8-2: "
+        "FSCPU .90, semi-JMI .98, FSCPU-MI .79), as if the clustering term weighed more in its "
+        "sum than in ours.  So ours lands above the paper mainly at 40 % labeled, where "
+        "semi-JMI is strong; the paper publishes no code, so what weighs its sum differently "
+        "is unknown."
+    ]
+    noca = [c for c in conds if c.startswith("noca")]
+    if noca:
+        parts = [
+            f"{c}: FSCPU {ours('fscpu', c):.2f} / {paper('fscpu', c):.2f}, semi-JMI "
+            f"{ours('semi-jmi', c):.2f} / {paper('semi-jmi', c):.2f}"
+            for c in noca
+        ]
+        lines.append(
+            "Without the cluster assumption, ours / paper: " + "; ".join(parts) + ".  "
+            "semi-JMI, K-Best, Lasso and DT-RFE match the paper there, so the data follow its "
+            "description; the GMM choices the paper leaves open (initialisation, tolerance, "
+            "iteration cap; docs/fscpu.md) decide how ten components split the outlier shell "
+            "and are the likely source of FSCPU's difference there, unverified."
         )
-    return (
-        "Without the cluster assumption, ours / paper: " + "; ".join(parts) + ".  The "
-        "semi-JMI, K-Best, Lasso and DT-RFE match the paper there, so the data follow its "
-        "description.  "
-        "FSCPU-MI sums two scores, each divided by the sd of its own log, so where the "
-        "clustering term carries little signal it should lean on its mutual-information term "
-        "(semi-JMI's subset score); the paper's FSCPU-MI stays within .03 of its FSCPU on both, "
-        "even at 40 % where its semi-JMI reaches .93.  The paper publishes no code, so why is "
-        "unknown; the GMM choices it leaves open (initialisation, tolerance, iteration cap; "
-        "docs/fscpu.md) decide how ten components split the outlier shell and are the likely "
-        "source of FSCPU's own difference there, unverified."
-    )
+    return "\n\n".join(lines)
 
 
 # ---------------------------------------------------------------- Table 3
