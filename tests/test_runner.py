@@ -10,7 +10,7 @@ import pytest
 
 from weakfs.cli import main
 from weakfs.experiments import RunConfig
-from weakfs.experiments._report import paper_verdict, verdict_lines
+from weakfs.experiments._report import paper_mean, paper_verdict, verdict_lines
 from weakfs.experiments._runner import cell_key, run_experiment
 
 
@@ -308,6 +308,13 @@ def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, 
 )
 def test_paper_verdict(values, paper, expected):
     assert paper_verdict(values, paper) == expected
+
+
+def test_paper_mean_reads_mean_with_or_without_sd():
+    assert paper_mean(".97±.03") == 0.97
+    assert paper_mean(" 0.5 ") == 0.5
+    with pytest.raises(ValueError, match="no paper value"):
+        paper_mean("NA")
 
 
 def test_verdict_lines_one_line_per_group_with_reasons():

@@ -24,7 +24,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from weakfs.datasets import FSCPU_CONDITIONS, load, make_fscpu_synthetic, make_pu_labels
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
-from weakfs.experiments._report import markdown_table, summarize, verdict_lines
+from weakfs.experiments._report import markdown_table, paper_mean, summarize, verdict_lines
 from weakfs.experiments._runner import cell_grid
 from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, LGBMOptSelector, MRMRSelector, SemiJMISelector
@@ -249,7 +249,7 @@ def _fscpu_mi_note(table: pd.DataFrame) -> str:
         return float(table.loc[(table["method"] == m) & (table["condition"] == c), "fsr"].mean())
 
     def paper(m: str, c: str) -> float:
-        return float(PAPER_T1[m].split()[names.index(c)].split("±")[0])
+        return paper_mean(PAPER_T1[m].split()[names.index(c)])
 
     def reaches(fsr, c: str) -> bool:  # FSCPU-MI at least the better of its parts, less 0.02
         fs, mi, jmi = (fsr(m, c) for m in methods)
@@ -410,7 +410,7 @@ def _spread(table: pd.DataFrame) -> str:
         if len(g) < 5:
             continue
         auc = g["auc"].to_numpy()
-        paper = float(PAPER_T3[m][DATASETS_T3.index(d)].split("±")[0])
+        paper = paper_mean(PAPER_T3[m][DATASETS_T3.index(d)])
         rows.append(
             {
                 "dataset": d,

@@ -11,6 +11,7 @@ import pandas as pd
 __all__ = [
     "markdown_table",
     "mean_sd",
+    "paper_mean",
     "paper_rows",
     "paper_verdict",
     "summarize",
@@ -76,6 +77,14 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)"
 _PAPER_VALUE = re.compile(rf"^\s*({_NUMBER})\s*(?:±\s*({_NUMBER}))?\s*$")
 
 
+def paper_mean(paper: str) -> float:
+    """The mean of a paper's value ``"mean ± sd"`` (or a bare number)."""
+    match = _PAPER_VALUE.match(str(paper))
+    if match is None:
+        raise ValueError(f"no paper value in {paper!r}")
+    return float(match[1])
+
+
 def paper_verdict(values, paper) -> str:
     """Where our mean sits against a paper's value ``"mean ± sd"`` (or a bare number).
 
@@ -90,12 +99,12 @@ def paper_verdict(values, paper) -> str:
     match = _PAPER_VALUE.match(str(paper)) if paper is not None else None
     if match is None:
         return "no paper value"
-    paper_mean = float(match[1])
+    their_mean = float(match[1])
     if match[2] is not None:
         spread = float(match[2])
     else:
         spread = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    diff = float(v.mean()) - paper_mean
+    diff = float(v.mean()) - their_mean
     if abs(diff) <= spread:
         return "within"
     return "above" if diff > 0 else "below"
