@@ -101,6 +101,9 @@ def test_fscpu_mi_note_compares_it_with_its_two_parts(tmp_path):
     assert "noca-40: FSCPU 0.65 / 0.56, semi-JMI 0.90 / 0.93" in text
     # the note needs all three methods on a condition
     assert "FSCPU-MI sums" not in exp.write_report(table[table["method"] != "fscpu"], ctx)
+    # nor for a reduced search, whose numbers the note's reasons do not describe
+    reduced = table.assign(n_iter=300, clustering="kmeans")
+    assert "FSCPU-MI sums" not in exp.write_report(reduced, ctx)
 
 
 def test_table3_datasets_built_as_the_paper():
@@ -172,6 +175,24 @@ def test_figure1_report_names_the_conditions_it_ran():
         "no cluster assumption, 10 % labeled",
         "10 % labeled, 1 negative / 2 positive clusters",
     ]
+
+
+def test_figure1_protocol_states_the_figure_runs_not_the_tables():
+    from weakfs.experiments._fscpu import _figure1_protocol
+
+    table = pd.DataFrame(
+        {
+            "condition": ["ca-40-8-2", "ca-10-8-2", "noca-10", "ca-10-1-2"],
+            "seed": 0,
+            "n_iter": 3000,
+            "clustering": "gmm",
+            "every": 15,
+        }
+    )
+    text = _figure1_protocol(table)
+    assert "one FSCPU run per panel (seed 0)" in text
+    assert "n_iter=3000, clustering='gmm', theta drawn every 15 iterations" in text
+    assert "LGBM" not in text and "Baselines" not in text
 
 
 def test_table1_mixture_cells_are_recomputed_and_baseline_cells_kept():

@@ -301,6 +301,9 @@ def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, 
         ([0.90, 0.80], ".757", "above"),  # no paper sd: ours (0.071) decides
         ([0.80, 0.70], ".757", "within"),
         ([1.0], "1.0±.00", "within"),
+        ([0.72, 0.84], ".81±.03", "within"),  # exactly the sd away, though 0.81 - 0.78 > 0.03
+        ([0.80], ".78±.02", "within"),
+        ([0.77], ".81±.03", "below"),
         ([], ".7", "not run"),
         ([0.5, np.nan], "NA", "no paper value"),
         ([0.5], None, "no paper value"),

@@ -75,6 +75,9 @@ def mean_sd(values, *, digits: int = 3, style: str = "±") -> str:
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)"
 _PAPER_VALUE = re.compile(rf"^\s*({_NUMBER})\s*(?:±\s*({_NUMBER}))?\s*$")
+# float noise when comparing means of rounded values with a paper's two-decimal bounds:
+# 0.80 - 0.78 is 0.020000000000000018, which must still count as "at most .02"
+TIE_TOLERANCE = 1e-9
 
 
 def paper_mean(paper: str) -> float:
@@ -105,7 +108,7 @@ def paper_verdict(values, paper) -> str:
     else:
         spread = float(v.std(ddof=1)) if v.size > 1 else 0.0
     diff = float(v.mean()) - their_mean
-    if abs(diff) <= spread:
+    if abs(diff) <= spread + TIE_TOLERANCE:
         return "within"
     return "above" if diff > 0 else "below"
 
