@@ -225,6 +225,21 @@ def test_figure1_protocol_states_the_figure_runs_not_the_tables():
     assert "LGBM" not in text and "Baselines" not in text
 
 
+def test_figure1_converged_share_counts_theta_near_zero_or_one():
+    from weakfs.experiments._fscpu import _converged_share
+
+    history = [[0.5, 0.5, 0.5, 0.5], [0.1, 0.9, 0.5, 0.11]]  # only the last row counts
+    assert _converged_share(history) == 0.5
+
+
+def test_figure1_theta_gap_separates_relevant_from_irrelevant():
+    from weakfs.experiments._fscpu import _theta_gap
+
+    history = [[0.5, 0.5, 0.5, 0.5], [0.9, 0.7, 0.1, 0.3]]
+    assert _theta_gap(history, [0, 1], 0) == 0.0
+    assert _theta_gap(history, [0, 1], -1) == pytest.approx(0.6)
+
+
 def test_table1_mixture_cells_are_recomputed_and_baseline_cells_kept():
     """The EM changed after the first T = 3000 FSCPU cell: that cell's key no longer matches,
     while the committed baseline cells (same code) keep theirs."""

@@ -564,15 +564,40 @@ def write_report_f1(table: pd.DataFrame, ctx: ReportContext) -> str:
     path = ctx.figure_path("theta")
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    fsr = ", ".join(f"{r.condition}: FSR {r.fsr:.2f}" for r in rows.itertuples())
+    quarter = table["n_iter"].iloc[0] // 4
+    fsr = "; ".join(
+        f"{r.condition}: FSR {r.fsr:.2f}, {_converged_share(r.theta_history):.0%} of theta "
+        "converged, gap "
+        f"{_theta_gap(r.theta_history, r.relevant, quarter // r.every):.2f} at iteration "
+        f"{quarter} and {_theta_gap(r.theta_history, r.relevant, -1):.2f} at the end"
+        for r in rows.itertuples()
+    )
     panels = ", ".join(
         f"({letter}) {_condition_text(c)}" for letter, c in zip("abcd", rows["condition"])
     )
     return (
         "The paper's Figure 1: every theta_i over the compact-GA iterations of one FSCPU run on"
         " the artificial data (relevant features red, irrelevant blue), for the conditions"
-        f" {panels}.\n\n![theta]({path.name})\n\n{fsr}.\n\n" + _figure1_protocol(table)
+        f" {panels}.\n\n![theta]({path.name})\n\n{fsr}.  Converged: theta in [0, 0.1] or"
+        " [0.9, 1] at the last iteration, the paper's criterion in its open-data section; gap:"
+        " mean theta of the relevant features less that of the irrelevant ones.  The paper"
+        " describes (b) as converging close to (a), (c) poorly and (d) relatively poorly.\n\n"
+        + _figure1_protocol(table)
     )
+
+
+def _theta_gap(theta_history, relevant, row: int) -> float:
+    """Mean theta of the relevant features less that of the others, at one recorded row."""
+    theta = np.asarray(theta_history, dtype=float)[row]
+    is_relevant = np.zeros(theta.shape[0], dtype=bool)
+    is_relevant[np.asarray(relevant, dtype=int)] = True
+    return float(theta[is_relevant].mean() - theta[~is_relevant].mean())
+
+
+def _converged_share(theta_history) -> float:
+    """Share of the final theta within 0.1 of 0 or 1, the FSCPU paper's convergence criterion."""
+    last = np.asarray(theta_history, dtype=float)[-1]
+    return float(np.mean((last <= 0.1) | (last >= 0.9)))
 
 
 def _figure1_protocol(table: pd.DataFrame) -> str:
