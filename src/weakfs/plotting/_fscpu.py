@@ -110,7 +110,7 @@ def plot_theta_history(
         ax.legend(
             [Line2D([], [], color="tab:red"), Line2D([], [], color="tab:blue")],
             ["relevant", "irrelevant"],
-            loc="center right",
+            loc="upper left",  # theta starts mid-range, so that corner stays clear
             fontsize=8,
         )
     if title:
