@@ -202,6 +202,17 @@ def run_cell_t1(cell: dict) -> dict:
     return {"fsr": float(fsr), "select_seconds": seconds}
 
 
+def _paper_t1(method: str, condition: str) -> str:
+    """The paper's Table-1 value ``"mean±sd"`` of one method and condition."""
+    names = [c.name for c in FSCPU_CONDITIONS]
+    return PAPER_T1[method].split()[names.index(condition)]
+
+
+def _fsr(table: pd.DataFrame, method: str, condition: str) -> pd.Series:
+    """Our FSR over the runs of one method and condition."""
+    return table.loc[(table["method"] == method) & (table["condition"] == condition), "fsr"]
+
+
 def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
     names = [c.name for c in FSCPU_CONDITIONS]
     conds = [c for c in names if c in set(table["condition"])]
@@ -217,22 +228,12 @@ def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
     rows = []
     for m in [m for m in METHODS_T1 if m in set(table["method"])]:
         row = [LABEL[m]]
-        paper = PAPER_T1[m].split()
         for c in conds:
             hit = ours[(ours["method"] == m) & (ours["condition"] == c)]["fsr"]
-            row.append(f"{hit.iloc[0] if len(hit) else '–'} / {paper[names.index(c)]}")
+            row.append(f"{hit.iloc[0] if len(hit) else '–'} / {_paper_t1(m, c)}")
         rows.append(row)
     lines.append(markdown_table(pd.DataFrame(rows, columns=header)))
-    entries = [
-        (
-            c,
-            LABEL[m],
-            table.loc[(table["method"] == m) & (table["condition"] == c), "fsr"],
-            PAPER_T1[m].split()[names.index(c)],
-        )
-        for c in conds
-        for m in METHODS_T1
-    ]
+    entries = [(c, LABEL[m], _fsr(table, m, c), _paper_t1(m, c)) for c in conds for m in METHODS_T1]
     lines += ["", verdict_lines(entries, digits=2)]
     note = _fscpu_mi_note(table)
     if note:
@@ -257,10 +258,10 @@ def _fscpu_mi_note(table: pd.DataFrame) -> str:
         return ""
 
     def ours(m: str, c: str) -> float:
-        return float(table.loc[(table["method"] == m) & (table["condition"] == c), "fsr"].mean())
+        return float(_fsr(table, m, c).mean())
 
     def paper(m: str, c: str) -> float:
-        return paper_mean(PAPER_T1[m].split()[names.index(c)])
+        return paper_mean(_paper_t1(m, c))
 
     def reaches(fsr, c: str) -> bool:  # FSCPU-MI at least the better of its parts, less 0.02
         fs, mi, jmi = (fsr(m, c) for m in methods)
@@ -282,9 +283,8 @@ def _fscpu_mi_note(table: pd.DataFrame) -> str:
     noca = [c for c in conds if c.startswith("noca")]
     if noca:
 
-        def verdict(m: str, c: str) -> str:
-            values = table.loc[(table["method"] == m) & (table["condition"] == c), "fsr"]
-            return paper_verdict(values, PAPER_T1[m].split()[names.index(c)])
+        def verdict(m: str, c: str) -> str:  # "not run" where the method has no cells
+            return paper_verdict(_fsr(table, m, c), _paper_t1(m, c))
 
         parts = [
             f"{c}: FSCPU {ours('fscpu', c):.2f} / {paper('fscpu', c):.2f} "
@@ -295,12 +295,7 @@ def _fscpu_mi_note(table: pd.DataFrame) -> str:
         text = "Without the cluster assumption, ours / paper: " + "; ".join(parts) + "."
         differ = [c for c in noca if verdict("fscpu", c) != "within"]
         checks = ["semi-jmi", "kbest", "lasso", "dt-rfe"]
-        matched = [
-            LABEL[m]
-            for m in checks
-            if set(table.loc[table["condition"].isin(noca), "method"]) >= {m}
-            and all(verdict(m, c) == "within" for c in noca)
-        ]
+        matched = [LABEL[m] for m in checks if all(verdict(m, c) == "within" for c in noca)]
         if differ and len(matched) == len(checks):
             text += (
                 f"  {', '.join(matched[:-1])} and {matched[-1]} match the paper there, so the data "

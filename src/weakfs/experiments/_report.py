@@ -80,12 +80,21 @@ _PAPER_VALUE = re.compile(rf"^\s*({_NUMBER})\s*(?:±\s*({_NUMBER}))?\s*$")
 TIE_TOLERANCE = 1e-9
 
 
+def _paper_value(paper) -> tuple[float, float | None] | None:
+    """``(mean, sd)`` of a paper's value ``"mean ± sd"`` (sd None for a bare number), or None
+    where it holds no number (``"NA"``, ``None``)."""
+    match = _PAPER_VALUE.match(str(paper)) if paper is not None else None
+    if match is None:
+        return None
+    return float(match[1]), (float(match[2]) if match[2] is not None else None)
+
+
 def paper_mean(paper: str) -> float:
     """The mean of a paper's value ``"mean ± sd"`` (or a bare number)."""
-    match = _PAPER_VALUE.match(str(paper))
-    if match is None:
+    value = _paper_value(paper)
+    if value is None:
         raise ValueError(f"no paper value in {paper!r}")
-    return float(match[1])
+    return value[0]
 
 
 def paper_verdict(values, paper) -> str:
@@ -99,13 +108,11 @@ def paper_verdict(values, paper) -> str:
     v = v[np.isfinite(v)]
     if v.size == 0:
         return "not run"
-    match = _PAPER_VALUE.match(str(paper)) if paper is not None else None
-    if match is None:
+    value = _paper_value(paper)
+    if value is None:
         return "no paper value"
-    their_mean = float(match[1])
-    if match[2] is not None:
-        spread = float(match[2])
-    else:
+    their_mean, spread = value
+    if spread is None:
         spread = float(v.std(ddof=1)) if v.size > 1 else 0.0
     diff = float(v.mean()) - their_mean
     if abs(diff) <= spread + TIE_TOLERANCE:
