@@ -11,7 +11,7 @@ pulearn's score-based estimators (histogram matching and SCAR-EM, with pulearn's
 logistic-regression scorer, on standardised columns) run beside them as ``pulearn-histogram``
 and ``pulearn-scar-em`` when pulearn is installed (it is not a weakfs dependency).
 
-Run:  WEAKFS_DATA=/work/shared/data python benchmarks/bench_class_prior.py
+Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_class_prior.py
       [--seeds 5] [--fractions 0.1,0.3,0.5] [--datasets spambase,...] [--methods bbe,...]
       [--quick]
 """

@@ -72,7 +72,7 @@ from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
 
 from weakfs.datasets import make_fscpu_synthetic
-from weakfs.experiments._fscpu import lgbm_auc, spambase_split, table3_split
+from weakfs.experiments.fscpu import lgbm_auc, spambase_split, table3_split
 from weakfs.pu import FSCPUSelector
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture

@@ -5,7 +5,7 @@ The problem is the one the authors' R script fits (342 s + 27 s setup there): pe
 of the rows for training (560), half of the training positives labeled.  Both solvers minimise the
 same objective (paper eq. 11); we report wall time, the ratio and the objective values.
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_gkf_pual.py [--repeats 3] [--no-cvxpy]
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_gkf_pual.py [--repeats 3] [--no-cvxpy]
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from weakfs._graph import knn_laplacian
 from weakfs.datasets import load
 from weakfs.pu import GKFPUALClassifier
 from weakfs.pu._gkf_pual._admm import (
     _kernel_free_gram,
     _quadratic_features,
     gkf_pual_objective,
-    knn_laplacian,
     quadratic_design,
 )
 

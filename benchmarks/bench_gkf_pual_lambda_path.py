@@ -5,7 +5,7 @@ On the first split (γ = 0.5, repetition 0) of several gkf_pual-tables tasks, fi
 with the paper's literal stopping rule (fixed μ = 0.01, ε_rel = 1e-3, ε_abs = 0.25), and print the
 share of irrelevant columns removed, of relevant columns kept, and the test F1.
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_gkf_pual_lambda_path.py
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_gkf_pual_lambda_path.py
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 from sklearn.metrics import f1_score
 from threadpoolctl import threadpool_limits
 
-from weakfs.experiments._gkf_pual import make_split
+from weakfs.experiments.gkf_pual import make_split
 from weakfs.pu import GKFPUALClassifier
 
 SOLVERS = {

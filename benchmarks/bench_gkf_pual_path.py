@@ -7,7 +7,7 @@ solution with the ADMM's linear systems factored once per penalty setting.  The 
 fits ``GKFPUALClassifier`` from scratch at every λ1 of the path.  One BLAS thread; the load
 average is printed with the times.
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_gkf_pual_path.py [--repeats 3] [--cold]
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_gkf_pual_path.py [--repeats 3] [--cold]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ n_jobs, interleaved (ours, sklearn, ours, ...) so that load from other processes
 the median of ``--repeats`` runs is reported with the ratio ours / sklearn.  sklearn is fitted on
 the same PU labels (1 = labeled, 0 = unlabeled), i.e. it is NaivePUET.
 
-Run:  WEAKFS_DATA=/work/shared/data python benchmarks/bench_pu_extra_trees.py [--repeats 3]
+Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_pu_extra_trees.py [--repeats 3]
       [--datasets mushrooms,mnist,unsw,synthetic] [--n-jobs 1,2] [--risks nnPU,uPU]
       [--upu-repeats 1]
 """

@@ -10,7 +10,7 @@
 
 Run::
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_random_forest.py
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_random_forest.py
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from sklearn.ensemble import RandomForestClassifier
 from threadpoolctl import threadpool_limits
 
 from weakfs._tree import RandomForest
-from weakfs.experiments._sewil import load_split
+from weakfs.experiments.sewil import load_split
 
 # dataset -> columns of a candidate subset (about the subsets SEW-IL evaluates there); MNIST as
 # SEW-IL uses it (pixels binarised, as the authors do) and with its grey levels

@@ -9,7 +9,7 @@ their times, the iteration counts, the largest relative difference of the scores
 selected ``ceil(d^(2/3))`` features come out in the same order.  One BLAS thread; the load average
 is printed.
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_rlsr.py [--datasets RELATHE,PCMAC]
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_rlsr.py [--datasets RELATHE,PCMAC]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import weakfs.semi_supervised._ssl_baselines as baselines
-from weakfs.experiments._sewil import load_split
+from weakfs.experiments.sewil import load_split
 
 
 def _timed(X, y_semi, density: float | None):

@@ -16,8 +16,8 @@
 
 Run::
 
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_sewil.py --datasets Protein --n-jobs 2
-    WEAKFS_DATA=/work/shared/data python benchmarks/bench_sewil.py --from-cells results
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_sewil.py --datasets Protein --n-jobs 2
+    WEAKFS_DATA=/path/to/data python benchmarks/bench_sewil.py --from-cells results
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.semi_supervised import SelfTrainingClassifier
 
-from weakfs.experiments._sewil import SPLITS, load_split
+from weakfs.experiments.sewil import SPLITS, load_split
 from weakfs.semi_supervised import SelfLearningClassifier, SEWILSelector
 from weakfs.semi_supervised._self_learning import optimal_thresholds, optimal_thresholds_reference
 

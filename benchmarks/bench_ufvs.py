@@ -1,7 +1,7 @@
 """UFVS speed: the search on a GISETTE-sized problem, a 20-cut-off sweep over KDD Cup 99 (10 %),
 and the ratio against straightforward implementations of Algorithm 1 on the same data.
 
-Run:  WEAKFS_DATA=/work/shared/data python benchmarks/bench_ufvs.py [--repeats 21] [--skip-kdd]
+Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_ufvs.py [--repeats 21] [--skip-kdd]
 
 1. GISETTE-sized synthetic data (GISETTE itself is not available here): 6000 rows x 5000
    integer features in 0..999, about 87 % zeros (GISETTE's density is ~13 %), per-feature

@@ -427,3 +427,80 @@ def test_every_readme_select_line_works_on_a_small_table(args, tmp_path, capsys)
     assert main(["select", *args]) == 0
     if "-o" in args:
         assert Path(args[args.index("-o") + 1]).exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# the requests and the --set parser every subcommand shares
+
+_SET_TYPES = [
+    ("n_iter=20", 20),
+    ("n_jobs=1", 1),
+    ("delay=0.5", 0.5),
+    ("flag=True", True),
+    ("rounds=None", None),
+    ("clustering=gmm", "gmm"),
+    ("clustering=gmm-diag", "gmm-diag"),
+    ("name='a b'", "a b"),
+    ("sizes=(1, 2)", (1, 2)),
+    ("gammas=0.5,0.25", "0.5,0.25"),  # a bare comma-separated list stays text
+    ("tables=t2,t3", "t2,t3"),
+]
+_COMMANDS = {
+    "select": (["select", "--dataset", "ionosphere"], "params"),
+    "reproduce": (["reproduce", "demo"], "options"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(_COMMANDS))
+@pytest.mark.parametrize(("entry", "expected"), _SET_TYPES, ids=[e for e, _ in _SET_TYPES])
+def test_set_values_are_typed_alike_by_every_subcommand(command, entry, expected, monkeypatch):
+    import importlib
+
+    module = importlib.import_module(f"weakfs.cli._{command}")
+    argv, field = _COMMANDS[command]
+    seen = []
+    monkeypatch.setattr(module, "run", lambda request: seen.append(request) or 0)
+    assert main([*argv, "--set", entry]) == 0
+    key = entry.split("=", 1)[0]
+    value = getattr(seen[0], field)[key]
+    assert value == expected and type(value) is type(expected)
+    if command == "reproduce":  # what the experiment reads
+        options = seen[0].config().options
+        assert options[key] == expected and type(options[key]) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("argv", "prefix"),
+    [
+        (["select", "--dataset", "ionosphere"], "weakfs select: error: --set takes PARAM=VALUE"),
+        (["reproduce", "demo"], "weakfs reproduce: error: --set takes KEY=VALUE"),
+    ],
+)
+@pytest.mark.parametrize("entry", ["n_iter", "=20"])
+def test_set_entry_without_key_and_value_names_the_subcommand(argv, prefix, entry, capsys):
+    err = _fails([*argv, "--set", entry], capsys)
+    assert err.startswith(prefix) and repr(entry) in err
+
+
+def test_reproduce_user_errors_name_reproduce(capsys):
+    err = _fails(["reproduce", "nope"], capsys)
+    assert err.startswith("weakfs reproduce: error: unknown experiment 'nope'")
+    assert "weakfs select" not in err
+
+
+def test_requests_are_frozen():
+    import dataclasses
+
+    from weakfs.cli import DatasetsRequest, ReproduceRequest, SelectRequest, build_parser
+
+    parse = build_parser().parse_args
+    select = SelectRequest.from_args(parse(["select", "x.csv", "--method", "puet", "--set", "a=1"]))
+    assert select.method == "pu_extra_trees" and select.path == Path("x.csv")
+    reproduce = ReproduceRequest.from_args(parse(["reproduce", "demo", "--datasets", "a,b"]))
+    assert reproduce.datasets == ("a", "b") and reproduce.options == {}
+    datasets = DatasetsRequest.from_args(parse(["datasets", "--data-home", "here"]))
+    for request, name in [(select, "method"), (reproduce, "experiment"), (datasets, "data_home")]:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(request, name, "other")
+    with pytest.raises(TypeError):
+        select.params["a"] = 2  # --set is read-only too

@@ -33,23 +33,16 @@ def test_list_shows_where_it_looked(tmp_path):
     assert table.set_index("name").loc["spambase", "bundled"]
 
 
-def _staged(name):
-    try:
-        datasets.find(name)
-    except DatasetNotFoundError:
-        pytest.skip(f"{name} not staged in WEAKFS_DATA")
-
-
+@pytest.mark.needs_data("dexter")
 def test_sparse_and_split_loading():
-    _staged("dexter")
     X, y, split = load("dexter", return_split=True)
     assert sparse.isspmatrix_csr(X) and X.shape == (600, 20000)
     assert set(y.unique()) == {-1, 1} and y.dtype.kind == "i"
     assert split.value_counts().to_dict() == {"train": 300, "valid": 300}
 
 
+@pytest.mark.needs_data("unsw_nb15_82332")
 def test_extra_columns_are_not_features():
-    _staged("unsw_nb15_82332")
     X, _y, extra = load("unsw_nb15_82332", return_extra=True)
     assert "attack_cat" not in X.columns and list(extra.columns) == ["attack_cat"]
     assert X.shape == (82332, 42)

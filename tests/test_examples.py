@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from weakfs.datasets import DatasetNotFoundError, find
-
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # script -> (staged dataset it needs, text its output must contain)
@@ -27,14 +25,15 @@ def test_every_example_is_tested():
     assert scripts == set(CASES)
 
 
-@pytest.mark.parametrize("script", sorted(CASES))
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param(s, marks=pytest.mark.needs_data(CASES[s][0]) if CASES[s][0] else ())
+        for s in sorted(CASES)
+    ],
+)
 def test_example_runs(script, tmp_path):
-    dataset, expected = CASES[script]
-    if dataset is not None:
-        try:
-            find(dataset)
-        except DatasetNotFoundError:
-            pytest.skip(f"{dataset} is not staged in WEAKFS_DATA")
+    expected = CASES[script][1]
     if script.endswith(".sh"):
         # the shell example calls `python` and `weakfs` from this environment
         args = ["bash", str(EXAMPLES / script), "--quick", str(tmp_path)]

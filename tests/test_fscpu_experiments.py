@@ -5,13 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakfs.experiments._fscpu import (
-    EXPERIMENTS,
-    METHODS_T1,
-    load_table3,
-    select_features,
-)
 from weakfs.experiments._registry import ReportContext, RunConfig, get
+from weakfs.experiments.fscpu import EXPERIMENTS, load_table3, select_features
+from weakfs.experiments.fscpu._protocol import METHODS_T1
 from weakfs.plotting import plot_theta_history
 from weakfs.pu import FSCPUSelector
 
@@ -159,20 +155,25 @@ def test_theta_plot():
 
 @pytest.mark.parametrize(
     ("name", "test_positives", "labeled"),
-    [("spambase", 453, 40), ("ionosphere", 31, 9), ("rt_iot2022", 384, 23)],
+    [
+        ("spambase", 453, 40),
+        ("ionosphere", 31, 9),
+        pytest.param("rt_iot2022", 384, 23, marks=pytest.mark.needs_data("rt_iot2022")),
+    ],
 )
 def test_table3_split_has_the_counts_of_the_papers_table2(name, test_positives, labeled):
     """Stratified 75/25 split and floor(rate x training positives) labeled, as Table 2 counts."""
-    from weakfs.experiments._fscpu import table3_split
+    from weakfs.experiments.fscpu import table3_split
 
     for seed in (0, 1):
         _, s, _, y_test = table3_split(name, seed)
         assert int(y_test.sum()) == test_positives and int(s.sum()) == labeled
 
 
+@pytest.mark.needs_data("rt_iot2022")
 def test_rt_iot_leaves_out_the_port_identifiers():
     from weakfs.datasets import load
-    from weakfs.experiments._fscpu import RT_IOT_IDENTIFIERS, load_table3
+    from weakfs.experiments.fscpu import RT_IOT_IDENTIFIERS, load_table3
 
     X, _ = load_table3("rt_iot2022")
     numeric = load("rt_iot2022")[0].select_dtypes("number").shape[1]
@@ -181,7 +182,7 @@ def test_rt_iot_leaves_out_the_port_identifiers():
 
 def test_figure1_panels_have_two_positive_clusters_as_the_paper():
     from weakfs.datasets import FSCPU_CONDITIONS
-    from weakfs.experiments._fscpu import FIGURE1_CONDITIONS
+    from weakfs.experiments.fscpu import FIGURE1_CONDITIONS
 
     by_name = {c.name: c for c in FSCPU_CONDITIONS}
     panels = [by_name[n] for n in FIGURE1_CONDITIONS]
@@ -196,7 +197,8 @@ def test_figure1_panels_have_two_positive_clusters_as_the_paper():
 
 
 def test_figure1_report_names_the_conditions_it_ran():
-    from weakfs.experiments._fscpu import FIGURE1_CONDITIONS, _condition_text
+    from weakfs.experiments.fscpu import FIGURE1_CONDITIONS
+    from weakfs.experiments.fscpu._figure1_report import _condition_text
 
     texts = [_condition_text(c) for c in FIGURE1_CONDITIONS]
     assert texts == [
@@ -208,7 +210,7 @@ def test_figure1_report_names_the_conditions_it_ran():
 
 
 def test_figure1_protocol_states_the_figure_runs_not_the_tables():
-    from weakfs.experiments._fscpu import _figure1_protocol
+    from weakfs.experiments.fscpu._figure1_report import _figure1_protocol
 
     table = pd.DataFrame(
         {
@@ -226,14 +228,14 @@ def test_figure1_protocol_states_the_figure_runs_not_the_tables():
 
 
 def test_figure1_converged_share_counts_theta_near_zero_or_one():
-    from weakfs.experiments._fscpu import _converged_share
+    from weakfs.experiments.fscpu._figure1_report import _converged_share
 
     history = [[0.5, 0.5, 0.5, 0.5], [0.1, 0.9, 0.5, 0.11]]  # only the last row counts
     assert _converged_share(history) == 0.5
 
 
 def test_figure1_theta_gap_separates_relevant_from_irrelevant():
-    from weakfs.experiments._fscpu import _theta_gap
+    from weakfs.experiments.fscpu._figure1_report import _theta_gap
 
     history = [[0.5, 0.5, 0.5, 0.5], [0.9, 0.7, 0.1, 0.3]]
     assert _theta_gap(history, [0, 1], 0) == 0.0
@@ -248,7 +250,7 @@ def test_table1_mixture_cells_are_recomputed_and_baseline_cells_kept():
     from weakfs.experiments._runner import cell_key
 
     exp = EXPERIMENTS["fscpu-table1"]
-    store = Path(__file__).parents[1] / "results" / "fscpu-faithful" / "fscpu-table1.csv"
+    store = Path(__file__).parents[1] / "results" / "fscpu-table1.csv"
     stored = set(pd.read_csv(store)["cell_key"])
     config = RunConfig(runs=5, options={"n_jobs": 2})
     keys = {

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from weakfs._graph import knn_laplacian
 from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
 from weakfs.pu._gkf_pual._admm import (
     _admm,
@@ -12,7 +13,6 @@ from weakfs.pu._gkf_pual._admm import (
     _kernel_free_gram,
     _quadratic_features,
     gkf_pual_objective,
-    knn_laplacian,
     quadratic_design,
 )
 

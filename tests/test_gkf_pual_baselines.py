@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from weakfs._graph import knn_laplacian
 from weakfs.pu import GLLCClassifier, NNPUClassifier, PUALClassifier, UPUClassifier
-from weakfs.pu._gkf_pual._admm import knn_laplacian
 from weakfs.pu._pual import _rbf, _solve_pual_family
 
 cp = pytest.importorskip("cvxpy")

@@ -86,8 +86,9 @@ def test_puf_scorer_and_errors():
 
 
 def test_experiment_cells_and_a_quick_cell():
-    from weakfs.experiments._gkf_pual import make_cells, make_split, run_cell
     from weakfs.experiments._registry import RunConfig, get
+    from weakfs.experiments.gkf_pual import make_split
+    from weakfs.experiments.gkf_pual._cells import make_cells, run_cell
 
     assert get("gkf_pual-tables").name == "gkf_pual-tables"
     cells = make_cells(RunConfig(runs=1, quick=True, datasets=["Seeds"], methods=["GKF-PUAL"]))
@@ -116,8 +117,9 @@ def test_experiment_cells_and_a_quick_cell():
 
 
 def test_paper_stopping_rule_variant_is_opt_in_and_stops_early():
-    from weakfs.experiments._gkf_pual import PAPER_STOP, make_cells, run_cell
     from weakfs.experiments._registry import RunConfig
+    from weakfs.experiments.gkf_pual import PAPER_STOP
+    from weakfs.experiments.gkf_pual._cells import make_cells, run_cell
 
     default = make_cells(RunConfig(runs=1, quick=True, datasets=["Seeds"]))
     assert PAPER_STOP not in {c["method"] for c in default}
@@ -177,8 +179,9 @@ def test_selection_errors(selection, match):
 
 
 def test_selection_rule_cells_share_the_paper_search():
-    from weakfs.experiments._gkf_pual import K_FEATURES, ONE_SE, make_cells, run_cell
     from weakfs.experiments._registry import RunConfig
+    from weakfs.experiments.gkf_pual import K_FEATURES, ONE_SE
+    from weakfs.experiments.gkf_pual._cells import make_cells, run_cell
 
     cells = make_cells(
         RunConfig(runs=1, quick=True, datasets=["Seeds"], methods=["GKF-PUAL", ONE_SE, K_FEATURES])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from weakfs.experiments._pu_extra_trees import make_cells, run_cell
 from weakfs.experiments._registry import RunConfig, get
+from weakfs.experiments.pu_extra_trees._cells import make_cells, run_cell
 from weakfs.plotting import plot_pu_extra_trees_importance_images, plot_pu_extra_trees_topk_curve
 
 

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SOURCES = sorted((ROOT / "src/weakfs/experiments").glob("*.py"))
+SOURCES = sorted((ROOT / "src/weakfs/experiments").rglob("*.py"))
 
 
 def _private_imports(path: pathlib.Path) -> list[str]:

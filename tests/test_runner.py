@@ -133,11 +133,16 @@ def test_csv_without_cell_keys_is_matched_on_the_cell_entries(tmp_path, monkeypa
     import shutil
 
     shutil.rmtree(tmp_path / ".cache")
+    before = (tmp_path / "demo.csv").read_bytes()
     monkeypatch.setattr(_runner, "execute_cell", _fail_if_run)
     again = run_experiment("demo", config, out_dir=tmp_path)
     assert sorted(again["auc"]) == sorted(first["auc"])
-    csv = pd.read_csv(tmp_path / "demo.csv")  # rewritten with keys, no row twice
-    assert len(csv) == 4 and csv["cell_key"].notna().all()
+    # a run that computes nothing changes no committed file
+    assert (tmp_path / "demo.csv").read_bytes() == before
+    monkeypatch.undo()
+    run_experiment("demo", RunConfig(runs=3, datasets=["ionosphere"]), out_dir=tmp_path)
+    csv = pd.read_csv(tmp_path / "demo.csv")  # rewritten with keys once written, no row twice
+    assert len(csv) == 6 and csv["cell_key"].notna().all() and csv["cell_key"].is_unique
 
 
 def test_two_runs_sharing_a_store_keep_each_others_rows(tmp_path, monkeypatch):
@@ -334,3 +339,52 @@ def test_verdict_lines_one_line_per_group_with_reasons():
     assert lines == [
         "- Protein: A 0.725 vs .757 ± .026: below; B 0.760 vs .727 ± .024: above. Known: a reason."
     ]
+
+
+def test_cached_only_on_an_unchanged_store_changes_no_file(tmp_path):
+    config = RunConfig(runs=2, datasets=["ionosphere"])
+    run_experiment("demo", config, out_dir=tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("demo*")}
+    table = run_experiment("demo", config, out_dir=tmp_path, cached_only=True)
+    assert len(table) == 4
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("demo*")} == before
+
+
+def test_cached_only_with_other_options_says_what_the_cells_were_made_with(tmp_path):
+    run_experiment(
+        "demo", RunConfig(runs=1, datasets=["ionosphere"]), out_dir=tmp_path, command="made-this"
+    )
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("demo*")}
+    other = RunConfig(runs=1, datasets=["ionosphere"], options={"k": 3})
+    with pytest.raises(ValueError, match=r"0 of 2 found.*was made with `made-this`"):
+        run_experiment("demo", other, out_dir=tmp_path, cached_only=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("demo*")} == before
+
+
+def test_list_results_are_read_back_from_the_csv_as_lists(tmp_path, monkeypatch):
+    """A figure's series survive a fresh clone, which has the CSV and no cache."""
+    import dataclasses
+    import shutil
+
+    from weakfs.experiments import _registry
+
+    demo = _registry.get("demo")
+    seen = []
+
+    def run_cell(cell):
+        return {"series": [0.5, 1.5], "names": ["a", "b"], "interval": "[0.2, 0.4)"}
+
+    def write_report(table, ctx):
+        seen.append(table)
+        return "report"
+
+    listing = dataclasses.replace(demo, run_cell=run_cell, write_report=write_report)
+    monkeypatch.setattr("weakfs.experiments._runner.get", lambda name: listing)
+    config = RunConfig(runs=1, datasets=["ionosphere"], methods=["random"])
+    monkeypatch.setattr(_registry, "get", lambda name: listing)
+    run_experiment("demo", config, out_dir=tmp_path)
+    shutil.rmtree(tmp_path / ".cache")
+    run_experiment("demo", config, out_dir=tmp_path, cached_only=True)
+    row = seen[-1].iloc[0]
+    assert row["series"] == [0.5, 1.5] and row["names"] == ["a", "b"]
+    assert row["interval"] == "[0.2, 0.4)"

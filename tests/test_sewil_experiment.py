@@ -2,9 +2,12 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from weakfs.experiments._registry import ReportContext, RunConfig, get
-from weakfs.experiments._sewil import SPLITS, load_split, make_cells, write_report
+from weakfs.experiments.sewil import SPLITS, load_split
+from weakfs.experiments.sewil._cells import make_cells
+from weakfs.experiments.sewil._report import write_report
 
 
 def test_registered_and_grid():
@@ -23,6 +26,7 @@ def test_registered_and_grid():
     assert [c["seed"] for c in mixed if c["method"] == "fsga"] == [0]
 
 
+@pytest.mark.needs_data("mice_protein")
 def test_protein_split_has_table1_sizes():
     X, y_semi, y_true, X_te, _ = load_split("Protein", 0)
     _, n_l, n_u, n_t = SPLITS["Protein"]
@@ -74,6 +78,7 @@ def test_report_on_a_made_up_table(tmp_path):
     assert "| Protein | fsga | 5 | 1 |" in text  # timing: splits run and mean selection seconds
 
 
+@pytest.mark.needs_data("fashion_mnist_test1000", "mice_protein")
 def test_image_pixels_are_binarised_as_the_authors_do():
     X, _, _, X_test, _ = load_split("Fashion", 0)
     assert set(np.unique(X)) <= {0.0, 1.0} and set(np.unique(X_test)) <= {0.0, 1.0}
@@ -81,11 +86,12 @@ def test_image_pixels_are_binarised_as_the_authors_do():
     assert len(np.unique(X_protein)) > 2  # other datasets keep their values
 
 
+@pytest.mark.needs_data("mice_protein")
 def test_criteria_cell_self_learns_with_weakfs_forest(monkeypatch):
     # Table 2's self-learning grows the same forest as the rest of the experiment
     from sklearn.ensemble import RandomForestClassifier
 
-    from weakfs.experiments._sewil import run_cell
+    from weakfs.experiments.sewil._cells import run_cell
 
     def refuse(*args, **kwargs):
         raise AssertionError("scikit-learn's forest was fitted")
@@ -98,7 +104,7 @@ def test_criteria_cell_self_learns_with_weakfs_forest(monkeypatch):
 
 
 def test_report_explains_where_sewil_is_below_the_paper():
-    from weakfs.experiments._sewil import _sewil_gap
+    from weakfs.experiments.sewil._report import _sewil_gap
 
     rows = []
     for seed in range(5):  # SEW-IL 0.75 on Isolet (paper .814 ± .017), RLSR 0.82 (.822 ± .02)
@@ -118,7 +124,7 @@ def test_report_explains_where_sewil_is_below_the_paper():
 
 
 def test_gap_paragraph_compares_the_vote_with_the_best_candidate_on_shared_splits():
-    from weakfs.experiments._sewil import _sewil_gap
+    from weakfs.experiments.sewil._report import _sewil_gap
 
     rows = []
     for seed in range(4):  # the vote below the paper on Isolet; the best candidate on 2 splits
@@ -141,7 +147,7 @@ def test_best_candidate_variant_is_asked_for_by_name():
 
 
 def test_table2_names_the_deviation_where_tb_is_above_the_paper():
-    from weakfs.experiments._sewil import _table2
+    from weakfs.experiments.sewil._report import _table2
 
     row = {"dataset": "Protein", "method": "criteria", "gt_acc_u": 0.66, "oob_acc_u": 0.62}
     row.update({"cb_acc_u": 0.62, "cbil_acc_u": 0.62, "tb_acc_u": 0.62})  # paper TB .441 ± .06

@@ -426,6 +426,7 @@ def test_plot_without_labels_has_three_panels():
     ]
 
 
+@pytest.mark.needs_data("ada")
 def test_experiment_quick_run_writes_report(tmp_path):
     from weakfs.experiments._registry import RunConfig
     from weakfs.experiments._runner import run_experiment

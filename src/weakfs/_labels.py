@@ -10,16 +10,20 @@ Two label conventions are used throughout weakfs:
   value is a class.  :func:`check_semi_supervised_labels` returns the labeled mask and the classes.
 
 Every problem raises a ``ValueError`` (or ``TypeError``) that says what was found and what is
-expected.
+expected.  This module imports nothing from weakfs: ``weakfs._validation`` builds on it.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils import assert_all_finite
+from sklearn.utils.multiclass import type_of_target
 
 __all__ = [
     "PU_LABEL_HELP",
@@ -28,6 +32,7 @@ __all__ = [
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
+    "check_y_given",
 ]
 
 PU_LABEL_HELP = "PU labels must be 1 or True (labeled positive) and 0, -1 or False (unlabeled)"
@@ -54,6 +59,24 @@ def _as_1d(y, name: str = "y") -> np.ndarray:
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: 0 samples")
     return arr
+
+
+def check_y_given(estimator, y, *, stacklevel: int = 3) -> None:
+    """scikit-learn's error for a missing ``y`` and its warning for a column-vector ``y``.
+
+    The wording is the one scikit-learn's estimator checks look for.
+    """
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y is None"
+        )
+    shape = getattr(y, "shape", None)
+    if shape is not None and len(shape) == 2 and shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it is raveled",
+            DataConversionWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def _describe_values(values: np.ndarray, limit: int = 8) -> str:
@@ -146,8 +169,6 @@ def check_pu_labels(
 
 def check_finite_target(y, *, name: str = "y") -> None:
     """Reject NaN or infinite labels with scikit-learn's message, before any cast to int."""
-    from sklearn.utils import assert_all_finite
-
     y_array = np.asarray(y)
     if y_array.dtype.kind in "fc":
         assert_all_finite(y_array, input_name=name)
@@ -183,10 +204,6 @@ def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
     >>> check_pu_target(LogisticRegression(), [1, 0, -1, 1])
     array([1, 0, 0, 1], dtype=int8)
     """
-    from sklearn.utils.multiclass import type_of_target
-
-    from weakfs._validation import check_y_given
-
     check_y_given(estimator, y)
     check_finite_target(y, name=name)
     kind = type_of_target(y, input_name=name)

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
 from scipy import sparse
-from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
+from weakfs._labels import _as_1d, check_y_given
+
 __all__ = [
     "N_FEATURES_TO_SELECT_DOC",
+    "check_budget_and_costs",
     "check_n_features_to_select",
     "check_n_neighbors",
-    "check_y_given",
     "n_features_to_select_constraint",
     "progress",
     "spawn_random_states",
@@ -71,36 +71,16 @@ def validate_X(
     )
 
 
-def check_y_given(estimator, y, *, stacklevel: int = 3) -> None:
-    """scikit-learn's error for a missing ``y`` and its warning for a column-vector ``y``.
-
-    The wording is the one scikit-learn's estimator checks look for.
-    """
-    if y is None:
-        raise ValueError(
-            f"{type(estimator).__name__} requires y to be passed, but the target y is None"
-        )
-    shape = getattr(y, "shape", None)
-    if shape is not None and len(shape) == 2 and shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected; it is raveled",
-            DataConversionWarning,
-            stacklevel=stacklevel,
-        )
-
-
 def validate_X_y(estimator, X, y, **check_params):
     """Validate ``X`` (resetting ``n_features_in_``) and check ``y`` has one entry per row.
 
     ``check_params`` are :func:`validate_X`'s keyword arguments (``accept_sparse``, ``dtype``,
     ``ensure_min_features``, ``ensure_min_samples``, ``ensure_all_finite``).  A missing ``y``
-    raises and a column-vector ``y`` warns (:func:`check_y_given`).  Labels are returned as given
-    (1-D numpy): their coding is checked by ``weakfs._labels``.
+    raises and a column-vector ``y`` warns (:func:`weakfs._labels.check_y_given`).  Labels are
+    returned as given (1-D numpy): their coding is checked by ``weakfs._labels``.
     """
     check_y_given(estimator, y, stacklevel=4)
     X = validate_X(estimator, X, reset=True, **check_params)
-    from weakfs._labels import _as_1d
-
     y = _as_1d(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(
@@ -226,3 +206,44 @@ def check_n_neighbors(n_neighbors: int, n_samples: int) -> int:
             f"are other rows); X has {n_samples}"
         )
     return int(n_neighbors)
+
+
+def check_budget_and_costs(
+    budget, costs, n_features: int, *, costs_name: str = "costs"
+) -> tuple[float | None, np.ndarray]:
+    """Validate a cost budget and the per-feature costs it bounds (FSCPU, the compact GA).
+
+    Parameters
+    ----------
+    budget : float or None
+        Total cost allowed; ``None`` passes through (each caller says what it means).
+    costs : array-like of shape (n_features,) or None
+        Positive finite cost of each feature; ``None``: 1 each.
+    n_features : int
+        Number of features.
+    costs_name : str, default="costs"
+        The costs' parameter name in error messages.
+
+    Returns
+    -------
+    budget : float or None
+    costs : ndarray of shape (n_features,)
+        A ``ValueError`` for costs of another shape, not finite or not positive, and for a budget
+        below the cheapest feature (nothing could be selected).
+    """
+    costs = np.ones(n_features) if costs is None else np.asarray(costs, dtype=float)
+    if costs.shape != (n_features,):
+        raise ValueError(f"{costs_name} must have shape ({n_features},); got {costs.shape}")
+    if not np.all(np.isfinite(costs)) or np.any(costs <= 0):
+        raise ValueError(
+            f"{costs_name} must be finite and positive (no negative costs); got min {costs.min()}"
+        )
+    if budget is None:
+        return None, costs
+    budget = float(budget)
+    if budget < costs.min():
+        raise ValueError(
+            f"budget {budget} is below the cheapest feature cost {costs.min()}: "
+            "no feature can be selected"
+        )
+    return budget, costs

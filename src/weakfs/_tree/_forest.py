@@ -10,7 +10,6 @@ bins its training rows once and grows every candidate forest on a subset of the 
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass
 from itertools import pairwise
@@ -26,6 +25,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from weakfs._labels import check_finite_target
 from weakfs._tree._gini import add_leaf_values, build_gini_tree, tree_proba
+from weakfs._tree._shared import resolve_max_features
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 
 __all__ = ["BinnedMatrix", "RandomForest"]
@@ -237,16 +237,9 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def _n_split_features(self, k: int) -> int:
-        mf = self.max_features
-        if mf is None:
-            return k
-        if mf == "sqrt":
-            return max(1, int(math.sqrt(k)))
-        if isinstance(mf, numbers.Integral):
-            if mf > k:
-                raise ValueError(f"max_features={mf} is larger than the {k} features")
-            return int(mf)
-        return max(1, int(float(mf) * k))
+        # rounded down ("sqrt" = floor(sqrt(k))), as scikit-learn's RandomForestClassifier does:
+        # this forest reproduces it.  PU Extra Trees rounds up, as its authors' code does
+        return resolve_max_features(self.max_features, k, rounding="floor")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

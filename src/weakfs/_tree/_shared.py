@@ -1,13 +1,53 @@
-"""Kernels every weakfs tree uses: a per-tree random stream, the row partition, the leaf walk.
+"""What every weakfs tree uses: a per-tree random stream, the row partition, the leaf walk, and
+the number of features drawn per node.
 
-All are numba ``nopython`` functions with ``nogil=True`` (trees grow in parallel joblib threads)
-and ``inline="always"`` where they sit in a hot loop.
+The kernels are numba ``nopython`` functions with ``nogil=True`` (trees grow in parallel joblib
+threads) and ``inline="always"`` where they sit in a hot loop; :func:`resolve_max_features` is
+plain Python, run once per fit.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 from numba import njit
+
+
+def resolve_max_features(max_features, n_features: int, *, rounding: str) -> int:
+    """Number of features drawn per node for a forest's ``max_features``.
+
+    Parameters
+    ----------
+    max_features : "sqrt", int, float in (0, 1] or None
+        ``"sqrt"``: the square root of ``n_features``; an int: that many (at most
+        ``n_features``); a float: that fraction of ``n_features``; None: all.
+    n_features : int
+        Features of the data.
+    rounding : {"floor", "ceil"}
+        How ``"sqrt"`` and a fraction are rounded to an int (at least 1 either way).
+
+    Returns
+    -------
+    int
+        In ``[1, n_features]``; an int larger than ``n_features`` is a ``ValueError``.
+    """
+    if rounding not in ("floor", "ceil"):
+        raise ValueError(f"rounding must be 'floor' or 'ceil'; got {rounding!r}")
+    if max_features is None:
+        return n_features
+    if isinstance(max_features, numbers.Integral):
+        if max_features > n_features:
+            raise ValueError(
+                f"max_features={max_features} is larger than the number of features ({n_features})"
+            )
+        return int(max_features)
+    if isinstance(max_features, str):  # "sqrt", the only string the forests accept
+        value = math.sqrt(n_features)
+    else:
+        value = float(max_features) * n_features
+    return max(1, math.floor(value) if rounding == "floor" else math.ceil(value))
 
 
 # splitmix64: one uint64 state per tree, so a tree's draws depend on its seed only (not on

@@ -1,155 +1,221 @@
-"""``weakfs select``: the selectors it knows, building one, fitting it and writing the result."""
+"""``weakfs select``: its parser, the request it makes of the command line, and the run."""
 
 from __future__ import annotations
 
-import ast
-import contextlib
-import importlib
-import importlib.util
-import inspect
-import json
-import os
-import sys
-import threading
+import argparse
 import time
-from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
-import pandas as pd
 
-from weakfs.cli._common import _fail, _names, _note
-from weakfs.cli._table import (
-    OUTPUT_FORMATS,
-    _prepare_features,
-    _prepare_labels,
-    _read_table,
-    _require_parquet,
+from weakfs.cli._common import _add_set_option, _fail, _parse_set, _print_notes
+from weakfs.cli._output import _output_format, _ranked, _selected_table, _write_atomic
+from weakfs.cli._selectors import (
+    SELECTORS,
+    SelectorSpec,
+    _build_selector,
+    _elapsed,
+    _estimate_prior,
+    _resolve_method,
+    available_selectors,
 )
+from weakfs.cli._table import OUTPUT_FORMATS, _prepare_features, _prepare_labels, _read_table
 
-
-@dataclass(frozen=True)
-class SelectorSpec:
-    """How ``weakfs select`` builds one selector.
-
-    Attributes
-    ----------
-    target : str
-        ``"module:Class"`` of the selector, or of the model whose importances pick the top k
-        features when ``from_model`` is true.
-    labels : {"pu", "semi", "none"}
-        The labels the selector reads.
-    help : str
-        One line for ``weakfs select --list``.
-    k_param : str or None
-        Parameter receiving ``-k``; ``None``: the method chooses its own number of features.
-    defaults : dict
-        Parameters the command line sets unless ``--set`` overrides them.
-    from_model : bool
-        Wrap the model in ``SelectFromModel(max_features=k)``.
-    one_hot : bool
-        Text columns are one-hot encoded by the command line; ``False``: the selector reads
-        them itself.
-    progress : str or None
-        Parameter that turns on the selector's own progress bar; ``None``: the command line
-        shows the elapsed time instead.
-    """
-
-    target: str
-    labels: str
-    help: str
-    k_param: str | None = "n_features_to_select"
-    defaults: dict = field(default_factory=dict)
-    from_model: bool = False
-    one_hot: bool = True
-    progress: str | None = None
-
-
-# name -> spec.  Each entry is imported lazily; `weakfs select --list` shows which are available.
-SELECTORS: dict[str, SelectorSpec] = {
-    "ufvs": SelectorSpec(
-        "weakfs.unsupervised:UFVSSelector",
-        "none",
-        "UFVS: unsupervised feature-value selection under full coverage (k is ignored)",
-        k_param=None,
-        one_hot=False,
-    ),
-    "fscpu": SelectorSpec(
-        "weakfs.pu:FSCPUSelector",
-        "pu",
-        "FSCPU: cluster-assumption objective, compact GA",
-        progress="verbose",
-    ),
-    "fscpu-mi": SelectorSpec(
-        "weakfs.pu:FSCPUSelector",
-        "pu",
-        "FSCPU-MI: cluster objective plus semi-JMI",
-        defaults={"objective": "cluster+mi"},
-        progress="verbose",
-    ),
-    "semi-jmi": SelectorSpec(
-        "weakfs.pu:SemiJMISelector", "pu", "semi-JMI: JMI with unlabeled rows as negatives"
-    ),
-    "mrmr": SelectorSpec("weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels"),
-    "pu_extra_trees": SelectorSpec(
-        "weakfs.pu:PUExtraTreesClassifier",
-        "pu",
-        "PU Extra Trees (nnPU, quadratic, prior estimated): top k by risk-reduction importance",
-        defaults={"prior": "auto", "n_jobs": -1},
-        from_model=True,
-        progress="verbose",
-    ),
-    "gkf_pual": SelectorSpec(
-        "weakfs.pu:GKFPUALClassifier",
-        "pu",
-        "GKF-PUAL: features whose group-lasso group is non-zero (top k by group norm)",
-        from_model=True,
-    ),
-    "sewil": SelectorSpec(
-        "weakfs.semi_supervised:SEWILSelector",
-        "semi",
-        "SEW-IL: self-learning wrapper with the CBIL criterion and FSGA (k is ignored)",
-        k_param=None,
-        defaults={"n_jobs": -1},
-        progress="verbose",
-    ),
+#: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
+PARSER = {
+    "help": "select features of a CSV/Parquet file or a dataset",
+    "description": "Select features of a table (CSV or Parquet) or of a bundled dataset.",
+    "allow_abbrev": False,
 }
 
 
-# earlier method names, still accepted
-SELECTOR_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
+def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the arguments of ``weakfs select`` to ``parser``."""
+    parser.add_argument("path", nargs="?", help="CSV or Parquet file")
+    parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
+    parser.add_argument("--list", action="store_true", help="list the selectors")
+    lab = parser.add_argument_group("labels")
+    lab.add_argument("--target", help="label column (file input)")
+    lab.add_argument(
+        "--positive",
+        metavar="VALUE",
+        help="target value of the (labeled) positives, read as the column's type "
+        "(True/False, text, number); PU methods",
+    )
+    lab.add_argument(
+        "--labeled-fraction",
+        type=float,
+        metavar="F",
+        help="simulate weak labels from a fully labelled target: keep this share of the "
+        "positives' labels (SCAR), hide the rest",
+    )
+    lab.add_argument(
+        "--prior",
+        metavar="VALUE|auto",
+        help="class prior P(y=1) for methods that use one (default: auto, estimated)",
+    )
+    col = parser.add_argument_group("columns")
+    col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
+    col.add_argument(
+        "--categorical",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="one-hot encode these (numbers or text, any number of values)",
+    )
+    col.add_argument(
+        "--keep",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="use these although they look like IDs or dates",
+    )
+    col.add_argument(
+        "--max-categories",
+        type=int,
+        default=50,
+        metavar="N",
+        help="refuse text columns with more distinct values (default 50)",
+    )
+    col.add_argument(
+        "--impute",
+        choices=["median", "most_frequent"],
+        help="fill missing values (text columns: most frequent value); default: refuse them",
+    )
+    run = parser.add_argument_group("method")
+    run.add_argument(
+        "--method", default="pu_extra_trees", help="selector (see --list); default pu_extra_trees"
+    )
+    run.add_argument("-k", type=int, default=None, help="number of features to select")
+    _add_set_option(run, "PARAM=VALUE", "a parameter of the selector")
+    run.add_argument(
+        "--n-jobs", type=int, metavar="N", help="parallel jobs (methods that have them)"
+    )
+    run.add_argument("--random-state", type=int, default=0, metavar="SEED", help="default 0")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "-o",
+        "--output",
+        help="write the selected features and their scores (.csv, .parquet or .json)",
+    )
+    out.add_argument(
+        "--format", choices=["csv", "parquet", "json"], help="format of -o (default: its suffix)"
+    )
+    return parser
 
 
-def _load_class(target: str):
-    module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)
+@dataclass(frozen=True)
+class SelectRequest:
+    """``weakfs select`` as asked on the command line, checked as far as it can be without the
+    data (:meth:`from_args`).
+
+    Attributes
+    ----------
+    method : str
+        Name of the selector, an alias resolved (``puet`` -> ``pu_extra_trees``).
+    spec : SelectorSpec
+        How the selector is built.
+    path : Path or None
+        CSV/Parquet file to read, or None with ``dataset``.
+    dataset : str or None
+        Bundled or staged dataset to read instead of a file.
+    target, positive : str or None
+        Label column (file input) and the target value of the labeled positives, as typed.
+    labeled_fraction : float or None
+        Share of the positives' labels kept when simulating weak labels.
+    prior : float, "auto" or None
+        Class prior in (0, 1), ``"auto"`` (estimated), or None (the method's default).
+    drop, categorical, keep : tuple of str
+        Columns left out, one-hot encoded, used although they look like IDs or dates.
+    max_categories : int
+        Most distinct values of a text column.
+    impute : {"median", "most_frequent"} or None
+        How missing values are filled; None: they are refused.
+    k : int or None
+        Number of features to select.
+    params : mapping
+        Parameters of the selector from ``--set`` (read-only).
+    n_jobs : int or None
+        Parallel jobs, for methods that have them.
+    random_state : int
+        Seed of the selector and of simulated labels.
+    progress : bool
+        Show a progress bar (or the elapsed time) on stderr.
+    output : str or None
+        File receiving the selected features, as typed.
+    output_format : {"csv", "parquet", "json"} or None
+        Format of ``output``; None without one.
+    """
+
+    method: str
+    spec: SelectorSpec
+    path: Path | None = None
+    dataset: str | None = None
+    target: str | None = None
+    positive: str | None = None
+    labeled_fraction: float | None = None
+    prior: float | str | None = None
+    drop: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    max_categories: int = 50
+    impute: str | None = None
+    k: int | None = None
+    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    n_jobs: int | None = None
+    random_state: int = 0
+    progress: bool = True
+    output: str | None = None
+    output_format: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> SelectRequest:
+        """The request of parsed arguments; everything that can be checked without the data
+        is checked here, before any work."""
+        method, spec = _resolve_method(args.method)
+        if not args.dataset and not args.path:
+            _fail(f"give a CSV/Parquet file or --dataset NAME{_swallowed_file_hint(args)}")
+        if args.k is not None and args.k < 1:
+            _fail(f"-k must be at least 1; got {args.k}")
+        if args.max_categories < 1:
+            _fail(f"--max-categories must be at least 1; got {args.max_categories}")
+        prior = _parse_prior(args.prior)
+        output_format = _output_format(args.output, args.format)
+        params = _parse_set(args.set, form="PARAM=VALUE")
+        return cls(
+            method=method,
+            spec=spec,
+            path=None if args.dataset or not args.path else Path(args.path),
+            dataset=args.dataset or None,
+            target=args.target,
+            positive=args.positive,
+            labeled_fraction=args.labeled_fraction,
+            prior=prior,
+            drop=tuple(args.drop),
+            categorical=tuple(args.categorical),
+            keep=tuple(args.keep),
+            max_categories=args.max_categories,
+            impute=args.impute,
+            k=args.k,
+            params=MappingProxyType(params),
+            n_jobs=args.n_jobs,
+            random_state=args.random_state,
+            progress=not args.no_progress,
+            output=args.output or None,
+            output_format=output_format,
+        )
 
 
-def available_selectors() -> dict[str, SelectorSpec]:
-    found = {}
-    for name, spec in SELECTORS.items():
-        try:
-            _load_class(spec.target)
-        except (ImportError, AttributeError):
-            continue
-        found[name] = spec
-    return found
-
-
-def _parse_set(pairs: list[str]) -> dict:
-    """``--set PARAM=VALUE`` pairs; a value is a Python literal when it reads as one, else text."""
-    params = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        name, text = name.strip(), text.strip()
-        if not sep or not name:
-            _fail(f"--set takes PARAM=VALUE; got {pair!r}")
-        try:
-            params[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            params[name] = text
-    return params
+def _swallowed_file_hint(args: argparse.Namespace) -> str:
+    """A file name that ``--drop``/``--categorical``/``--keep`` took as a column name."""
+    swallowed = [
+        v for v in (*args.drop, *args.categorical, *args.keep) if Path(v).suffix in OUTPUT_FORMATS
+    ]
+    return f" ({swallowed[0]} was read as a column name: put the file first)" if swallowed else ""
 
 
 def _parse_prior(text: str | None) -> float | str | None:
@@ -164,249 +230,51 @@ def _parse_prior(text: str | None) -> float | str | None:
     return value
 
 
-def _output_format(args) -> str | None:
-    """The output format, checked (with the output folder) before any work is done."""
-    if not args.output:
-        if args.format:
-            _fail("--format needs -o/--output")
-        return None
-    path = Path(args.output)
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        # checked before the fit: a long run must not end in a failed write
-        _fail(f"the folder of --output does not exist: {path.parent}")
-    if path.is_dir():
-        _fail(f"--output {path} is a folder; give a file name")
-    fmt = args.format or OUTPUT_FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        _fail(
-            f"cannot tell the format of {path.name}: name it .csv, .parquet or .json, "
-            "or give --format"
-        )
-    if not os.access(folder, os.W_OK):
-        _fail(f"cannot write into the folder of --output: {folder}")
-    if fmt == "parquet":
-        _require_parquet(f"writing {path.name}")
-    return fmt
-
-
-# ---------------------------------------------------------------------------------------------
-# selector, fit and output
-
-
-def _build_selector(spec: SelectorSpec, args, params: dict):
-    """``(selector, model)``: the model receives the options and ``--set`` (they are the same
-    object unless the spec wraps the model in ``SelectFromModel``)."""
-    cls = _load_class(spec.target)
-    valid = cls().get_params(deep=False)
-    unknown = [name for name in params if name not in valid]
-    if unknown:
-        _fail(
-            f"{args.method} ({cls.__name__}) has no parameter {_names(map(repr, unknown))}; "
-            f"valid: {', '.join(sorted(valid))}"
-        )
-    kwargs = dict(spec.defaults)
-    if "random_state" in valid:
-        kwargs["random_state"] = args.random_state
-    if args.k is not None and spec.k_param is not None and not spec.from_model:
-        kwargs[spec.k_param] = args.k
-    if args.n_jobs is not None:
-        if "n_jobs" in valid:
-            kwargs["n_jobs"] = args.n_jobs
-        else:
-            _note(args, f"{args.method} runs in one process: --n-jobs is ignored")
-    if spec.progress is not None and not args.no_progress:
-        kwargs[spec.progress] = True
-    if args.prior is not None:
-        if "prior" not in valid:
-            with_prior = [
-                name
-                for name, other in available_selectors().items()
-                if "prior" in _load_class(other.target)().get_params(deep=False)
-            ]
-            _fail(f"{args.method} uses no class prior; --prior applies to {', '.join(with_prior)}")
-        kwargs["prior"] = args.prior
-    kwargs.update(params)
-    model = cls(**kwargs)
-    if hasattr(model, "_validate_params"):
-        model._validate_params()  # a bad --set value fails now, not after reading the table
-    if not spec.from_model:
-        return model, model
-    from sklearn.feature_selection import SelectFromModel
-
-    k = args.k
-    selector = SelectFromModel(model, max_features=k, threshold=-np.inf if k else None)
-    return selector, model
-
-
-@contextlib.contextmanager
-def _elapsed(desc: str, *, enabled: bool) -> Iterator[None]:
-    """A tqdm line on stderr showing the elapsed time, for work without a progress bar."""
-    if not enabled:
-        yield
-        return
-    from tqdm import tqdm
-
-    bar = tqdm(desc=desc, bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(0.5):
-            bar.refresh()
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-        bar.close()
-
-
-def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, args) -> str | None:
-    """Resolve ``prior="auto"`` here, so that the prior printed is the one the model uses.
-
-    Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first).
-    Returns how the prior was obtained, or None when the model uses none.
-    """
-    params = model.get_params(deep=False)
-    if "prior" not in params:
-        return None
-    if params["prior"] != "auto":
-        return "given"
-    if params.get("risk", "nnPU") == "PN":
-        return "share of positives (risk='PN')"
-    from weakfs.pu import estimate_class_prior
-
-    method = inspect.signature(estimate_class_prior).parameters["method"].default
-    with _elapsed(f"class prior ({method})", enabled=not args.no_progress):
-        prior = estimate_class_prior(
-            X.to_numpy(dtype=np.float32),
-            labels,
-            unlabeled=params.get("unlabeled", "all"),
-            random_state=params.get("random_state"),
-        )
-    model.set_params(prior=prior)
-    return f"estimated from the data by estimate_class_prior, method {method!r}"
-
-
-def _ranked(selector, names: list[str]) -> tuple[list[str], dict[str, float], str | None]:
-    """The selected features best first, their scores and what the scores are.
-
-    Scores come from :func:`weakfs.plotting.feature_scores`.  A selector with ``ranking_`` (the
-    features in selection order) keeps that order: a greedy criterion such as semi-JMI's grows
-    along the selection, so its values do not rank the features.
-    """
-    from weakfs.plotting import feature_scores
-
-    try:
-        found = feature_scores(selector)
-    except TypeError:
-        return names, {}, None
-    scores = {
-        str(n): float(v) for n, v in zip(found.names, found.scores) if np.isfinite(v) and n in names
-    }
-    label = found.label.replace("$", "").replace("\\", "")  # plain text, not matplotlib TeX
-    order = getattr(selector, "ranking_", None)
-    columns = getattr(selector, "feature_names_in_", None)
-    if order is not None and columns is not None:
-        in_order = [str(columns[i]) for i in np.asarray(order)]
-        if set(names) <= set(in_order):
-            return [n for n in in_order if n in names], scores, label
-    if set(names) <= set(scores):
-        names = sorted(names, key=lambda name: -scores[name])
-    return names, scores, label
-
-
-def _source_column(feature: str, source: dict[str, str]) -> str:
-    """The table column a selected feature comes from (UFVS names its values ``column=value``)."""
-    if feature in source:
-        return source[feature]
-    owners = [c for c in source if feature.startswith(f"{c}=")]
-    return max(owners, key=len) if owners else feature
-
-
-def _write_atomic(path: Path, fmt: str, table: pd.DataFrame, meta: dict) -> None:
-    """Write beside ``path`` and rename: an interrupted run leaves no half-written file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        if fmt == "csv":
-            table.to_csv(tmp, index=False)
-        elif fmt == "parquet":
-            table.to_parquet(tmp, index=False)
-        else:
-            records = [
-                {k: (None if isinstance(v, float) and np.isnan(v) else v) for k, v in row.items()}
-                for row in table.astype(object).to_dict(orient="records")
-            ]
-            payload = {**meta, "selected": records}
-            tmp.write_text(json.dumps(payload, indent=2, default=str) + "\n")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def cmd_select(args) -> int:
+def main(args: argparse.Namespace) -> int:
+    """``weakfs select`` on parsed arguments."""
     if args.list:
         specs = available_selectors()
         for name, spec in SELECTORS.items():
             state = "" if name in specs else "  (not available in this installation)"
             print(f"{name:14s} [{spec.labels:4s}] {spec.help}{state}")
         return 0
-    args.method = SELECTOR_ALIASES.get(args.method, args.method)
-    spec = SELECTORS.get(args.method)
-    if spec is not None:
-        try:
-            _load_class(spec.target)  # only the method asked for is imported
-        except (ImportError, AttributeError):
-            spec = None
-    if spec is None:
-        known = ", ".join(available_selectors()) or "none"
-        _fail(f"unknown or unavailable method {args.method!r}; available: {known}")
-    if not args.dataset and not args.path:
-        swallowed = [
-            v
-            for v in (*args.drop, *args.categorical, *args.keep)
-            if Path(v).suffix in OUTPUT_FORMATS
-        ]
-        hint = (
-            f" ({swallowed[0]} was read as a column name: put the file first)" if swallowed else ""
-        )
-        _fail(f"give a CSV/Parquet file or --dataset NAME{hint}")
-    if args.k is not None and args.k < 1:
-        _fail(f"-k must be at least 1; got {args.k}")
-    if args.max_categories < 1:
-        _fail(f"--max-categories must be at least 1; got {args.max_categories}")
-    args.prior = _parse_prior(args.prior)
-    args.notes, args.lines = [], []  # printed once every check has passed
-    # everything that can be checked without the data is checked before reading it
-    fmt = _output_format(args)
-    params = _parse_set(args.set or [])
-    selector, model = _build_selector(spec, args, params)
-    X, y, source_name = _read_table(args)
+    return run(SelectRequest.from_args(args))
+
+
+def run(request: SelectRequest) -> int:
+    """Read the table, fit the selector, print the selected features and write ``-o``."""
+    method, k = request.method, request.k
+    selector, model, notes = _build_selector(request)
+    X, y, source_name = _read_table(request)
     if X.shape[0] == 0 or X.shape[1] == 0:
         _fail(
             f"{source_name} has {X.shape[0]} rows and {X.shape[1]} feature columns; "
             "nothing to select from"
         )
-    labels = _prepare_labels(spec, y, args)
-    X, source = _prepare_features(X, spec, args, args.target)
-    if args.k is not None and args.k > X.shape[1]:
-        _fail(f"-k {args.k} is more than the {X.shape[1]} features")
-    if args.k is not None and spec.k_param is None:
-        _note(args, f"{args.method} chooses its own number of features: -k is ignored")
-    for note in args.notes:
-        print(note, file=sys.stderr)
-    for line in args.lines:
+    labels = _prepare_labels(request, y)
+    features = _prepare_features(request, X)
+    X = features.X
+    if k is not None and k > X.shape[1]:
+        _fail(f"-k {k} is more than the {X.shape[1]} features")
+    notes += [*labels.notes, *features.notes]
+    if k is not None and request.spec.k_param is None:
+        notes.append(f"{method} chooses its own number of features: -k is ignored")
+    # printed once every check has passed, so that a mistake is reported on one line
+    _print_notes("select", notes)
+    for line in labels.lines:
         print(line)
     if hasattr(selector, "set_output"):
         selector.set_output(transform="pandas")
-    print(f"{args.method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
+    print(f"{method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
     start = time.perf_counter()
-    prior_how = _estimate_prior(model, X, labels, args) if labels is not None else None
-    with _elapsed(args.method, enabled=spec.progress is None and not args.no_progress):
-        selector.fit(X, labels) if labels is not None else selector.fit(X)
+    prior_how = None
+    if labels.values is not None:
+        prior_how = _estimate_prior(model, X, labels.values, progress=request.progress)
+    with _elapsed(method, enabled=request.spec.progress is None and request.progress):
+        if labels.values is not None:
+            selector.fit(X, labels.values)
+        else:
+            selector.fit(X)
     seconds = time.perf_counter() - start
     fitted = getattr(selector, "estimator_", selector)
     prior = getattr(fitted, "prior_", None)
@@ -418,24 +286,17 @@ def cmd_select(args) -> int:
     for rank, name in enumerate(names, 1):
         score = f"  score {scores[name]:.4g}" if name in scores else ""
         print(f"  {rank:3d}. {name}{score}")
-    if fmt is not None:
-        table = pd.DataFrame(
-            {
-                "rank": np.arange(1, len(names) + 1),
-                "feature": names,
-                "column": [_source_column(name, source) for name in names],
-                "score": [scores.get(name, np.nan) for name in names],
-            }
-        )
+    if request.output_format is not None:
         meta = {
-            "method": args.method,
+            "method": method,
             "source": source_name,
             "rows": int(X.shape[0]),
             "features": int(X.shape[1]),
             "class_prior": None if prior is None else {"value": prior, "how": prior_how},
             "score": label,
-            "parameters": {"k": args.k, "random_state": args.random_state, **params},
+            "parameters": {"k": k, "random_state": request.random_state, **request.params},
         }
-        _write_atomic(Path(args.output), fmt, table, meta)
-        print(f"wrote the {len(names)} selected features to {args.output}")
+        table = _selected_table(names, scores, features.source)
+        _write_atomic(Path(request.output), request.output_format, table, meta)
+        print(f"wrote the {len(names)} selected features to {request.output}")
     return 0

@@ -1,4 +1,8 @@
-"""``weakfs select``: reading the table, the labels and the feature columns."""
+"""``weakfs select``: reading the table, the labels and the feature columns.
+
+Each step takes the :class:`~weakfs.cli._select.SelectRequest` and returns what it prepared with
+the notes (remarks for stderr) and lines (for stdout) it has for the user.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,17 @@ import importlib
 import importlib.util
 import re
 import warnings
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from weakfs.cli._common import _fail, _names, _note
+from weakfs.cli._common import _fail, _names
 
 if TYPE_CHECKING:
-    from weakfs.cli._select import SelectorSpec
+    from weakfs.cli._select import SelectRequest
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 OUTPUT_FORMATS = {".csv": "csv", ".json": "json", **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}
@@ -38,12 +42,32 @@ def _require_parquet(what: str) -> None:
         _fail(f"{what} needs pyarrow, which is not installed: pip install pyarrow")
 
 
-def _read_table(args) -> tuple[pd.DataFrame, pd.Series | None, str]:
+@dataclass(frozen=True)
+class Labels:
+    """The labels the selector is fitted with (None: it reads none), a line on stdout saying
+    what they are, and notes."""
+
+    values: np.ndarray | None
+    lines: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Features:
+    """The feature table the selector is fitted on, the table column each feature comes from,
+    and notes (columns left out, imputed, one-hot encoded)."""
+
+    X: pd.DataFrame
+    source: dict[str, str]
+    notes: tuple[str, ...] = ()
+
+
+def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None, str]:
     """Rows from a CSV/Parquet file or a bundled/staged dataset; the target column split off."""
-    if args.dataset:
+    if request.dataset:
         from weakfs.datasets import load
 
-        X, y = load(args.dataset)
+        X, y = load(request.dataset)
         if not isinstance(X, pd.DataFrame):
             from scipy import sparse
 
@@ -51,8 +75,8 @@ def _read_table(args) -> tuple[pd.DataFrame, pd.Series | None, str]:
                 X = pd.DataFrame.sparse.from_spmatrix(X).sparse.to_dense()
                 X.columns = [f"x{j}" for j in range(X.shape[1])]
         y = pd.Series(y, name=getattr(y, "name", None) or "y")
-        return X, y, args.dataset
-    path = Path(args.path)
+        return X, y, request.dataset
+    path = request.path
     if not path.is_file():
         _fail(f"no such file: {path}")
     try:
@@ -66,11 +90,12 @@ def _read_table(args) -> tuple[pd.DataFrame, pd.Series | None, str]:
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
     frame.columns = [str(c) for c in frame.columns]
-    if args.target is None:
+    target = request.target
+    if target is None:
         return frame, None, path.name
-    if args.target not in frame.columns:
-        _fail(f"target column {args.target!r} not in {path.name}; columns: {_names(frame.columns)}")
-    return frame.drop(columns=[args.target]), frame[args.target], path.name
+    if target not in frame.columns:
+        _fail(f"target column {target!r} not in {path.name}; columns: {_names(frame.columns)}")
+    return frame.drop(columns=[target]), frame[target], path.name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,53 +161,19 @@ def _positive_mask(y: pd.Series, text: str) -> tuple[np.ndarray, object]:
     return mask, value
 
 
-def _prepare_labels(spec: SelectorSpec, y: pd.Series | None, args) -> np.ndarray | None:
-    if spec.labels == "none":
-        if args.positive is not None or args.labeled_fraction is not None:
-            _note(
-                args,
-                f"{args.method} reads no labels: --positive and --labeled-fraction are ignored",
-            )
-        return None
+def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
+    kind, fraction = request.spec.labels, request.labeled_fraction
+    if kind == "none":
+        if request.positive is not None or fraction is not None:
+            ignored = "--positive and --labeled-fraction are ignored"
+            return Labels(None, notes=(f"{request.method} reads no labels: {ignored}",))
+        return Labels(None)
     if y is None:
-        _fail(f"method {args.method!r} needs labels: give --target")
-    n = len(y)
-    if spec.labels == "pu":
-        if args.positive is None:
-            _fail("PU methods need --positive VALUE (the target value of labeled positives)")
-        mask, value = _positive_mask(y, args.positive)
-        if args.labeled_fraction is None:
-            if mask.all():
-                _fail(
-                    f"every row has {y.name} = {value}: PU data needs unlabeled rows (to "
-                    "simulate weak labels from a fully labelled target, give --labeled-fraction)"
-                )
-            args.lines.append(
-                f"PU labels: {int(mask.sum())} labeled positives ({y.name} = {value}), "
-                f"{n - int(mask.sum())} unlabeled rows"
-            )
-            return mask.astype(np.int8)
-        if y.isna().any():
-            _fail(
-                f"--labeled-fraction simulates weak labels from a fully labelled target, but "
-                f"{int(y.isna().sum())} rows of {y.name!r} have no value"
-            )
-        from weakfs.datasets import make_pu_labels
-
-        pu = make_pu_labels(
-            mask,
-            positive=True,
-            labeled_fraction=args.labeled_fraction,
-            random_state=args.random_state,
-        )
-        args.lines.append(
-            f"PU labels simulated from {y.name} = {value}: {pu.n_labeled} of {pu.n_positive} "
-            f"positives labeled (label frequency {pu.label_frequency:.3f}), "
-            f"{n - pu.n_labeled} unlabeled rows; true prior of the simulated labels "
-            f"{pu.prior:.3f} (not used)"
-        )
-        return pu.s
+        _fail(f"method {request.method!r} needs labels: give --target")
+    if kind == "pu":
+        return _pu_labels(request, y)
     # semi-supervised: missing = unlabeled = -1; text or bool classes become codes 0, 1, ...
+    n = len(y)
     if ptypes.is_numeric_dtype(y) and not _is_bool_column(y):
         values = y.to_numpy(dtype=float, na_value=np.nan)
         labels = np.where(np.isnan(values), -1.0, values)
@@ -190,13 +181,52 @@ def _prepare_labels(spec: SelectorSpec, y: pd.Series | None, args) -> np.ndarray
             labels = labels.astype(np.int64)
     else:
         labels, _ = pd.factorize(y, sort=True)
-    if args.labeled_fraction is not None:
-        rng = np.random.RandomState(args.random_state)
+    if fraction is not None:
+        rng = np.random.RandomState(request.random_state)
         labels = labels.copy()
-        labels[rng.random_sample(n) >= args.labeled_fraction] = -1
+        labels[rng.random_sample(n) >= fraction] = -1
     n_labeled = int((labels != -1).sum())
-    args.lines.append(f"semi-supervised labels: {n_labeled} labeled, {n - n_labeled} unlabeled")
-    return labels
+    line = f"semi-supervised labels: {n_labeled} labeled, {n - n_labeled} unlabeled"
+    return Labels(labels, (line,))
+
+
+def _pu_labels(request: SelectRequest, y: pd.Series) -> Labels:
+    """PU labels: the rows equal to ``--positive`` labeled, or a share of them (SCAR)."""
+    if request.positive is None:
+        _fail("PU methods need --positive VALUE (the target value of labeled positives)")
+    n = len(y)
+    mask, value = _positive_mask(y, request.positive)
+    if request.labeled_fraction is None:
+        if mask.all():
+            _fail(
+                f"every row has {y.name} = {value}: PU data needs unlabeled rows (to "
+                "simulate weak labels from a fully labelled target, give --labeled-fraction)"
+            )
+        line = (
+            f"PU labels: {int(mask.sum())} labeled positives ({y.name} = {value}), "
+            f"{n - int(mask.sum())} unlabeled rows"
+        )
+        return Labels(mask.astype(np.int8), (line,))
+    if y.isna().any():
+        _fail(
+            f"--labeled-fraction simulates weak labels from a fully labelled target, but "
+            f"{int(y.isna().sum())} rows of {y.name!r} have no value"
+        )
+    from weakfs.datasets import make_pu_labels
+
+    pu = make_pu_labels(
+        mask,
+        positive=True,
+        labeled_fraction=request.labeled_fraction,
+        random_state=request.random_state,
+    )
+    line = (
+        f"PU labels simulated from {y.name} = {value}: {pu.n_labeled} of {pu.n_positive} "
+        f"positives labeled (label frequency {pu.label_frequency:.3f}), "
+        f"{n - pu.n_labeled} unlabeled rows; true prior of the simulated labels "
+        f"{pu.prior:.3f} (not used)"
+    )
+    return Labels(pu.s, (line,))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,46 +276,46 @@ def _check_names(option: str, names: list[str], columns: pd.Index, target) -> No
         )
 
 
-def _prepare_features(
-    X: pd.DataFrame, spec: SelectorSpec, args, target
-) -> tuple[pd.DataFrame, dict[str, str]]:
-    """The feature table the selector is fitted on, and the source column of each feature.
+def _prepare_features(request: SelectRequest, X: pd.DataFrame) -> Features:
+    """The feature table the selector is fitted on, the source column of each feature, notes.
 
     Leaves out what is no feature (``--drop``, IDs, dates), refuses text columns with too many
     values, reports (or imputes) missing values and one-hot encodes text columns.
     """
+    impute, max_categories = request.impute, request.max_categories
     for option, names in (
-        ("--drop", args.drop),
-        ("--categorical", args.categorical),
-        ("--keep", args.keep),
+        ("--drop", request.drop),
+        ("--categorical", request.categorical),
+        ("--keep", request.keep),
     ):
-        _check_names(option, names, X.columns, target)
-    both = sorted(set(args.drop) & set(args.categorical))
+        _check_names(option, names, X.columns, request.target)
+    both = sorted(set(request.drop) & set(request.categorical))
     if both:
         _fail(f"--drop and --categorical both name {_names(map(repr, both))}")
-    X = X.drop(columns=args.drop)
-    forced = set(args.categorical)
+    X = X.drop(columns=list(request.drop))
+    forced = set(request.categorical)
     left_out = {}
     for name in X.columns:
         if X[name].isna().all():
             left_out[name] = "no values at all"
             continue
-        if name in forced or name in args.keep:
+        if name in forced or name in request.keep:
             continue
         why = _why_left_out(X[name])
         if why is not None:
             left_out[name] = why
+    notes = []
     for name, why in left_out.items():
         keep = "" if why == "no values at all" else f"; --keep {name!r} uses it"
-        _note(args, f"left out column {name!r} ({why}){keep}")
+        notes.append(f"left out column {name!r} ({why}){keep}")
     X = X.drop(columns=list(left_out))
     text = [c for c in X.columns if c in forced or _is_text(X[c])]
     too_many = {c: X[c].nunique() for c in text if c not in forced}
-    too_many = {c: k for c, k in too_many.items() if k > args.max_categories}
+    too_many = {c: k for c, k in too_many.items() if k > max_categories}
     if too_many:
         listed = _names(f"{c!r} ({k})" for c, k in too_many.items())
         _fail(
-            f"text column(s) with more than --max-categories {args.max_categories} distinct "
+            f"text column(s) with more than --max-categories {max_categories} distinct "
             f"values: {listed}; --drop them, or --categorical NAME to one-hot encode anyway"
         )
     if X.shape[1] == 0:
@@ -293,7 +323,7 @@ def _prepare_features(
         _fail(f"no feature column left; left out: {reasons}")
     missing = X.isna().sum()
     missing = missing[missing > 0]
-    if len(missing) and args.impute is None:
+    if len(missing) and impute is None:
         listed = ", ".join(f"{c!r} ({k})" for c, k in missing.items())
         _fail(
             f"missing values in {len(missing)} column(s): {listed}; fill them, --drop the "
@@ -304,23 +334,22 @@ def _prepare_features(
             X[name] = X[name].astype(float)
     if len(missing):
         for name in missing.index:
-            numeric = name not in text and args.impute == "median"
+            numeric = name not in text and impute == "median"
             fill = X[name].median() if numeric else X[name].mode(dropna=True).iloc[0]
             X[name] = X[name].fillna(fill)
-        how = "median" if args.impute == "median" else "most frequent value"
-        if args.impute == "median" and set(missing.index) & set(text):
+        how = "median" if impute == "median" else "most frequent value"
+        if impute == "median" and set(missing.index) & set(text):
             how += "; most frequent value in text columns"
-        _note(
-            args,
+        notes.append(
             f"imputed {int(missing.sum())} missing values in {len(missing)} column(s) ({how})",
         )
     source = {str(c): str(c) for c in X.columns}
-    if text and spec.one_hot:
-        _note(args, f"one-hot encoding {len(text)} text/categorical column(s): {_names(text, 8)}")
+    if text and request.spec.one_hot:
+        notes.append(f"one-hot encoding {len(text)} text/categorical column(s): {_names(text, 8)}")
         encoded = pd.get_dummies(X[text].astype(str), prefix_sep="=", dtype=float)
         for name in encoded.columns:
             source[name] = max((c for c in text if name.startswith(f"{c}=")), key=len)
         X = pd.concat([X.drop(columns=text), encoded], axis=1)
     elif text:
         X = X.astype({c: str for c in text})  # the selector encodes them itself
-    return X, source
+    return Features(X, source, tuple(notes))

@@ -1,4 +1,4 @@
-"""Loaders for the real datasets listed in the data directory's ``MANIFEST.md``.
+"""Loaders for the real datasets weakfs knows: bundled ones and files staged in a data directory.
 
 Small datasets ship inside the package (``weakfs/datasets/data``) so that the main job runs with no
 data directory; the others are read from ``$WEAKFS_DATA`` (default ``~/.weakfs/data``).  Nothing is
@@ -37,7 +37,7 @@ class DatasetNotFoundError(FileNotFoundError):
 
 @dataclass(frozen=True)
 class DatasetInfo:
-    """What weakfs knows about one dataset file (see the data directory's ``MANIFEST.md``)."""
+    """What weakfs knows about one dataset file: its name, shape, task and source."""
 
     name: str
     filename: str
@@ -297,7 +297,7 @@ def load(
     if X.shape != (info.n_rows, info.n_features):
         raise ValueError(
             f"dataset {info.name!r} at {path} has shape {X.shape}, expected "
-            f"({info.n_rows}, {info.n_features}); the file is not the one MANIFEST.md describes"
+            f"({info.n_rows}, {info.n_features}): it is not the file weakfs knows under this name"
         )
     out = [X, y]
     if return_split:

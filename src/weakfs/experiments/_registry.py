@@ -98,14 +98,14 @@ class Experiment:
 # name -> module defining ``EXPERIMENT`` (imported lazily so that one experiment's optional
 # dependencies never break another)
 EXPERIMENT_MODULES: dict[str, str] = {
-    "demo": "weakfs.experiments._demo",
-    "ufvs": "weakfs.experiments._ufvs",
-    "pu_extra_trees-tables": "weakfs.experiments._pu_extra_trees",
-    "fscpu-table1": "weakfs.experiments._fscpu",
-    "fscpu-table3": "weakfs.experiments._fscpu",
-    "fscpu-figure1": "weakfs.experiments._fscpu",
-    "gkf_pual-tables": "weakfs.experiments._gkf_pual",
-    "sewil-tables": "weakfs.experiments._sewil",
+    "demo": "weakfs.experiments.demo",
+    "ufvs": "weakfs.experiments.ufvs",
+    "pu_extra_trees-tables": "weakfs.experiments.pu_extra_trees",
+    "fscpu-table1": "weakfs.experiments.fscpu",
+    "fscpu-table3": "weakfs.experiments.fscpu",
+    "fscpu-figure1": "weakfs.experiments.fscpu",
+    "gkf_pual-tables": "weakfs.experiments.gkf_pual",
+    "sewil-tables": "weakfs.experiments.sewil",
 }
 
 

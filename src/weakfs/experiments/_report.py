@@ -4,6 +4,7 @@ one-line verdict per dataset against the paper's mean and sd."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,7 @@ import pandas as pd
 __all__ = [
     "markdown_table",
     "mean_sd",
+    "ours_paper_grid",
     "paper_mean",
     "paper_rows",
     "paper_verdict",
@@ -32,6 +34,36 @@ def summarize(
             for m, s, n in zip(mean[col], std[col], count[col])
         ]
     return out.reset_index()
+
+
+def ours_paper_grid(
+    table: pd.DataFrame,
+    rows: tuple[str, list],
+    columns: tuple[str, list],
+    value: str,
+    paper: Callable[[str, str], str],
+    labels: dict | None = None,
+    *,
+    digits: int = 3,
+) -> pd.DataFrame:
+    """The grid "ours (mean ± sd over the runs) / paper" of one value.
+
+    ``rows`` and ``columns`` name a column of ``table`` and its entries in report order (those
+    absent from the table are left out); ``paper(row, column)`` gives the paper's printed value,
+    ``labels`` the row names shown.  A pair without runs shows ``–`` for ours.
+    """
+    row, row_order = rows
+    column, column_order = columns
+    ours = summarize(table, [row, column], [value], digits=digits)
+    present = [c for c in column_order if c in set(table[column])]
+    grid = []
+    for r in [r for r in row_order if r in set(table[row])]:
+        cells = [(labels or {}).get(r, r)]
+        for c in present:
+            hit = ours[(ours[row] == r) & (ours[column] == c)][value]
+            cells.append(f"{hit.iloc[0] if len(hit) else '–'} / {paper(r, c)}")
+        grid.append(cells)
+    return pd.DataFrame(grid, columns=[row, *present])
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

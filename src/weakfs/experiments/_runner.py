@@ -6,17 +6,17 @@ Every finished cell is written at once to ``OUT/.cache/NAME/<hash>.json``; a lat
 cells reads them back instead of recomputing, so an interrupted run resumes where it stopped.
 A failing cell is reported (with its traceback) and not cached, so it is retried next time.
 
-The committed ``OUT/NAME.csv`` is the long-lived store of finished cells: the cache directory is
-not committed, so a later session (or a fresh clone) reads the cells it needs back from the CSV
-(matched by the ``cell_key`` column).  Each invocation rewrites the CSV with its own cells *and*
-every other row already there, so a run of one dataset never drops the cells of another, and a
-reproduction too long for one session accumulates over several.
+The committed ``OUT/NAME.csv`` is the long-lived store of finished cells (``_store.py``): the cache
+directory is not committed, so a later session (or a fresh clone) reads the cells it needs back
+from the CSV (matched by the ``cell_key`` column).  An invocation adds the cells it computed and
+keeps every row already there, so a run of one dataset never drops the cells of another, a
+reproduction too long for one session accumulates over several, and a run that computes nothing
+(``--cached-only``) changes no committed file.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import platform
 import re
@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
+from weakfs.experiments._store import CellCache, CsvCells, cell_key, jsonable
 
 __all__ = [
     "cell_grid",
@@ -41,32 +42,6 @@ __all__ = [
     "execute_cell",
     "run_experiment",
 ]
-
-
-#: Cell entries that change how a cell is computed but not its result (every weakfs estimator
-#: gives the same result for any ``n_jobs``), so they are left out of the cache key: a cell run
-#: with ``n_jobs=2`` is read back by a run that asks for ``n_jobs=1``.
-NOT_IN_KEY = frozenset({"n_jobs"})
-
-
-def cell_key(cell: dict) -> str:
-    """A stable file name for a cell: the hash of its canonical JSON (without ``NOT_IN_KEY``)."""
-    canonical = json.dumps(
-        {k: v for k, v in cell.items() if k not in NOT_IN_KEY}, sort_keys=True, default=str
-    )
-    return hashlib.sha1(canonical.encode()).hexdigest()[:16]
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return value
 
 
 def execute_cell(experiment_name: str, cell: dict) -> dict:
@@ -84,181 +59,7 @@ def execute_cell(experiment_name: str, cell: dict) -> dict:
             "error": traceback.format_exc(),
             "seconds": time.perf_counter() - start,
         }
-    return {"cell": cell, "result": _jsonable(result), "seconds": time.perf_counter() - start}
-
-
-class _CellStore:
-    def __init__(self, directory: Path):
-        self.directory = directory
-        directory.mkdir(parents=True, exist_ok=True)
-
-    def path(self, cell: dict) -> Path:
-        return self.directory / f"{cell_key(cell)}.json"
-
-    def load(self, cell: dict) -> dict | None:
-        path = self.path(cell)
-        if not path.exists():
-            return None
-        try:
-            return json.loads(path.read_text())
-        except json.JSONDecodeError:  # a cell cut off mid-write is simply recomputed
-            return None
-
-    def save(self, record: dict) -> None:
-        path = self.path(record["cell"])
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record, sort_keys=True))
-        tmp.replace(path)  # atomic, so an interrupted run never leaves half a cell
-
-
-def _canonical(value) -> str:
-    """A cell value as text that survives a CSV round trip (1 == 1.0, True == "True")."""
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return repr(float(value))
-    text = str(value)
-    try:
-        return repr(float(text))
-    except ValueError:
-        return text
-
-
-class _CsvCells:
-    """The finished cells kept in a committed ``NAME.csv`` (one row per cell).
-
-    Rows carry the ``cell_key`` of their cell.  Rows of CSVs written before that column existed
-    are matched on the cell's own entries (``n_jobs`` excluded) and on the absence of the entries
-    that other cells of the same run have.
-    """
-
-    KEY = "cell_key"
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.frame = pd.read_csv(path) if path.exists() else pd.DataFrame()
-        self.stamp = self._stamp()
-        self.read_rows: set = set()  # index labels of the rows read back as cells of this run
-
-    def _stamp(self) -> tuple[int, int] | None:
-        try:
-            stat = self.path.stat()
-        except FileNotFoundError:
-            return None
-        return stat.st_mtime_ns, stat.st_size
-
-    def _frame_now(self) -> tuple[pd.DataFrame, set]:
-        """The CSV as it is now, and the labels of its rows that this run read back.
-
-        A long run and a shorter one (or a ``--cached-only`` report) may share a store: rows
-        another invocation wrote since this one started must survive this one's rewrite.
-        """
-        if self._stamp() == self.stamp:
-            return self.frame, self.read_rows
-        now = pd.read_csv(self.path) if self.path.exists() else pd.DataFrame()
-        read = self.frame.loc[list(self.read_rows)]
-        keyed = read[self.KEY] if self.KEY in read else pd.Series(np.nan, index=read.index)
-        legacy = {self._identity(row) for _, row in read[keyed.isna()].iterrows()}
-        now_keys = now[self.KEY] if self.KEY in now else pd.Series(np.nan, index=now.index)
-        mine = now_keys.isin(set(keyed.dropna()))
-        if legacy:
-            unkeyed = now_keys.isna()
-            mine |= unkeyed & now.apply(lambda row: self._identity(row) in legacy, axis=1)
-        return now, set(now.index[mine])
-
-    @classmethod
-    def _identity(cls, row: pd.Series) -> frozenset:
-        """A row without a cell key, recognised by its values (whatever columns the file has)."""
-        return frozenset(
-            (col, _canonical(value))
-            for col, value in row.items()
-            if col not in (cls.KEY, cls.SUPERSEDED) and not pd.isna(value)
-        )
-
-    def records(self, cells: list[dict], keys: list[str]) -> dict[str, dict]:
-        """Records (as the cache stores them) of those ``cells`` that have a row."""
-        frame = self.frame
-        if frame.empty or "seconds" not in frame:
-            return {}
-        keyed = frame[self.KEY] if self.KEY in frame else pd.Series(np.nan, index=frame.index)
-        rows: dict[str, object] = {}
-        by_key = {k: label for label, k in keyed.items() if isinstance(k, str)}
-        legacy = frame[keyed.isna()]
-        cell_columns = {k for c in cells for k in c} - NOT_IN_KEY
-        lookups: dict[tuple, dict[tuple, object]] = {}
-        for cell, key in zip(cells, keys):
-            if key in by_key:
-                rows[key] = by_key[key]
-                continue
-            names = tuple(sorted(set(cell) - NOT_IN_KEY))
-            if legacy.empty or not set(names) <= set(legacy.columns):
-                continue
-            if names not in lookups:
-                absent = [c for c in cell_columns - set(names) if c in legacy.columns]
-                candidates = legacy[legacy[absent].isna().all(axis=1)] if absent else legacy
-                lookups[names] = {}
-                for label, values in zip(
-                    candidates.index, candidates[list(names)].itertuples(index=False)
-                ):
-                    lookups[names].setdefault(tuple(_canonical(v) for v in values), label)
-            label = lookups[names].get(tuple(_canonical(cell[n]) for n in names))
-            if label is not None:
-                rows[key] = label
-        self.read_rows = set(rows.values())
-        return {
-            key: self._record(cell, frame.loc[rows[key]])
-            for cell, key in zip(cells, keys)
-            if key in rows
-        }
-
-    @staticmethod
-    def _record(cell: dict, row: pd.Series) -> dict:
-        result = {
-            col: _jsonable(value)
-            for col, value in row.items()
-            if col not in cell
-            and col not in ("seconds", _CsvCells.KEY, _CsvCells.SUPERSEDED)
-            and not (isinstance(value, float) and np.isnan(value))
-        }
-        return {"cell": cell, "result": result, "seconds": float(row["seconds"])}
-
-    SUPERSEDED = "superseded"
-
-    def write(
-        self, table: pd.DataFrame, keys: list[str], current_version: Callable[[dict], int]
-    ) -> tuple[int, int]:
-        """This run's rows first, then every other row already there, those computed by an older
-        version of the code marked ``superseded``; returns (other rows, superseded rows)."""
-        frame, read_rows = self._frame_now()
-        if frame.empty:
-            others = frame
-        else:
-            keep = ~frame.index.isin(list(read_rows))
-            if self.KEY in frame:
-                keep &= ~frame[self.KEY].isin(set(keys))
-            others = frame[keep].copy()
-        if len(others):
-            versions = others["version"] if "version" in others else pd.Series(1, others.index)
-            row_version = versions.fillna(1).astype(int)
-            wanted = pd.Series(
-                [current_version(row.dropna().to_dict()) for _, row in others.iterrows()],
-                index=others.index,
-            )
-            old = row_version < wanted
-            previous = (
-                others[self.SUPERSEDED].fillna(False).astype(bool)
-                if self.SUPERSEDED in others
-                else pd.Series(False, others.index)
-            )
-            others[self.SUPERSEDED] = previous | old
-        merged = pd.concat([table.assign(**{self.KEY: keys}), others], ignore_index=True)
-        tmp = self.path.with_suffix(".csv.tmp")
-        merged.to_csv(tmp, index=False)
-        tmp.replace(self.path)
-        n_superseded = int(others[self.SUPERSEDED].sum()) if len(others) else 0
-        return len(others) - n_superseded, n_superseded
+    return {"cell": cell, "result": jsonable(result), "seconds": time.perf_counter() - start}
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -423,12 +224,12 @@ def run_experiment(
     keys = [cell_key(c) for c in cells]
     if len(set(keys)) != len(keys):
         raise ValueError(f"experiment {name!r} produced duplicate cells")
-    store = _CellStore(out / ".cache" / name)
-    archive = _CsvCells(out / f"{name}.csv")
+    store = CellCache(out / ".cache" / name)
+    archive = CsvCells(out / f"{name}.csv")
     say = log or (lambda msg: None)
 
     records: dict[str, dict] = archive.records(cells, keys)
-    n_archived = len(records)
+    archived = set(records)
     todo = []
     for cell, key in zip(cells, keys):
         cached = store.load(cell)
@@ -437,9 +238,18 @@ def run_experiment(
         elif key not in records:
             todo.append(cell)
     say(
-        f"{name}: {len(cells)} cells, {len(records)} done before ({n_archived} in {name}.csv), "
-        f"{len(todo)} to run"
+        f"{name}: {len(cells)} cells, {len(records)} done before ({len(archived)} in "
+        f"{name}.csv), {len(todo)} to run"
     )
+    report = out / f"{name}.md"
+    if cached_only and not records:
+        # nothing to report: say what the committed cells were made with, change no file
+        made_with = _report_command(report)
+        raise ValueError(
+            f"no finished cell of {name} matches these options (0 of {len(cells)} found in "
+            f"{out / (name + '.csv')} or its cache)"
+            + (f"; {report} was made with `{made_with}`" if made_with else "")
+        )
     n_missing = len(todo) if cached_only else 0
     if cached_only:
         todo = []
@@ -458,9 +268,10 @@ def run_experiment(
             row_keys.append(key)
     table = pd.DataFrame(rows)
     out.mkdir(parents=True, exist_ok=True)
-    n_other_rows, n_superseded = archive.write(table, row_keys, experiment.cell_version)
+    fresh = table.assign(**{CsvCells.KEY: row_keys})
+    fresh = fresh[[k not in archived for k in row_keys]]
+    n_other_rows, n_superseded = archive.write(fresh, row_keys, experiment.cell_version)
 
-    report = out / f"{name}.md"
     committed = _report_cells(report)
     partial = committed > len(table)  # never replace a report by one with fewer cells
     ctx = ReportContext(
@@ -471,33 +282,14 @@ def run_experiment(
         failures=failures,
     )
     body = experiment.write_report(table, ctx) if len(table) else "No cell finished."
-    cell_seconds = float(table["seconds"].sum()) if len(table) else 0.0
-    header = [
-        f"# {experiment.title}",
-        "",
-        f"- Command: `{ctx.command}`",
-        f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- Cells: {len(table)} finished of {len(cells)} ({len(cells) - len(todo) - n_missing} "
-        f"read from the cache or {name}.csv, {len(failures)} failed"
-        + (f", {n_missing} not run: report from the cache only" if cached_only else "")
-        + ")",
-        f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
-        f"- Versions: {_versions()}",
-        f"- Machine: {platform.machine()}, {_cpu_count()} cores",
-        f"- Raw cells: `{name}.csv`"
-        + (
-            f" (also holds {n_other_rows} cells of runs with other settings, not in this report)"
-            if n_other_rows
-            else ""
-        )
-        + (
-            f"; {n_superseded} rows computed by an older version of the code are kept there, "
-            "marked `superseded`, and left out"
-            if n_superseded
-            else ""
-        ),
-        "",
-    ]
+    header = _report_header(
+        experiment.title,
+        ctx.command,
+        cells=(len(table), len(cells), len(cells) - len(todo) - n_missing, len(failures)),
+        n_missing=n_missing if cached_only else None,
+        seconds=(wall, float(table["seconds"].sum()) if len(table) else 0.0),
+        raw=(f"{name}.csv", n_other_rows, n_superseded),
+    )
     if failures:
         header += ["## Failed cells", ""]
         for rec in failures:
@@ -512,8 +304,64 @@ def run_experiment(
             f"this report is written beside it as `{report.name}` and `{name}.md` is unchanged.",
         )
         say(f"{name}.md holds {committed} cells, this run {len(table)}: wrote {report.name}")
-    report.write_text("\n".join(header) + "\n" + body.rstrip() + "\n")
+    text = "\n".join(header) + "\n" + body.rstrip() + "\n"
+    if not (report.exists() and _same_report(report.read_text(), text)):
+        report.write_text(text)
     return table
+
+
+def _report_gist(text: str) -> str:
+    """A report without what only says how it was made: the command, date and wall time of its
+    run, and where its cells were read from."""
+    text = re.sub(r"^- (Command|Date|Wall time of this invocation): .*$", "", text, flags=re.M)
+    return re.sub(r"^(- Cells: \d+ finished of \d+) .*$", r"\1", text, flags=re.M)
+
+
+def _same_report(old: str, new: str) -> bool:
+    """Whether two reports say the same (a ``--cached-only`` rewrite of an unchanged store
+    leaves the committed report alone)."""
+    return _report_gist(old) == _report_gist(new)
+
+
+def _report_command(path: Path) -> str | None:
+    """The command an existing report was made with."""
+    if not path.exists():
+        return None
+    match = re.search(r"^- Command: `(.*)`$", path.read_text(), flags=re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def _report_header(title, command, *, cells, n_missing, seconds, raw) -> list[str]:
+    """The lines above a report's body: how it was made and where its raw cells are."""
+    finished, total, read, failed = cells
+    csv_name, n_other_rows, n_superseded = raw
+    wall, cell_seconds = seconds
+    return [
+        f"# {title}",
+        "",
+        f"- Command: `{command}`",
+        f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Cells: {finished} finished of {total} ({read} read from the cache or {csv_name}, "
+        f"{failed} failed"
+        + (f", {n_missing} not run: report from the cache only" if n_missing is not None else "")
+        + ")",
+        f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
+        f"- Versions: {_versions()}",
+        f"- Machine: {platform.machine()}, {_cpu_count()} cores",
+        f"- Raw cells: `{csv_name}`"
+        + (
+            f" (also holds {n_other_rows} cells of runs with other settings, not in this report)"
+            if n_other_rows
+            else ""
+        )
+        + (
+            f"; {n_superseded} rows computed by an older version of the code are kept there, "
+            "marked `superseded`, and left out"
+            if n_superseded
+            else ""
+        ),
+        "",
+    ]
 
 
 def _report_cells(path: Path) -> int:

@@ -161,7 +161,15 @@ def estimate_class_prior(
         raise ValueError(f"unlabeled must be 'all' or 'unlabeled'; got {unlabeled!r}")
     if method == "tice" and estimator is not None:
         raise ValueError("method='tice' uses no classifier; leave estimator=None")
-    s = check_pu_labels(y)
+    return _estimate_class_prior(
+        X, check_pu_labels(y), method, unlabeled, estimator, cv, min_prior, random_state
+    )
+
+
+def _estimate_class_prior(X, s, method, unlabeled, estimator, cv, min_prior, random_state) -> float:
+    """:func:`estimate_class_prior` for PU labels ``s`` that :func:`check_pu_labels` (or
+    ``check_pu_target``) has already returned, and settings it has already checked; its defaults
+    are ``estimate_class_prior.__kwdefaults__``."""
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")

@@ -27,10 +27,10 @@ from sklearn.base import _fit_context
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from weakfs._graph import knn_laplacian
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _fit_predict_example, _StandardizedPUClassifier
-from weakfs.pu._gkf_pual._admm import knn_laplacian
 
 __all__ = ["GLLCClassifier", "PUALClassifier"]
 

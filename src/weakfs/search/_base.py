@@ -119,9 +119,22 @@ def evaluate_masks(objective: MaskObjective, masks: np.ndarray):
 class CachedObjective:
     """Wrap an objective so that a mask already evaluated is not evaluated again.
 
-    Masks are keyed by their packed bits, so memory is ``n_features / 8`` bytes per distinct mask.
-    ``n_calls`` counts requests and ``n_evaluations`` the evaluations actually run.  The wrapper
-    is itself a callable on one mask and a :class:`MaskObjective` (without weights).
+    The cache holds the ``(fitness, weights)`` pair of every distinct mask (``weights`` is
+    ``None`` for an objective that gives none), keyed by the mask's packed bits.  ``n_calls``
+    counts the masks asked for and ``n_evaluations`` those actually evaluated.  The wrapper is
+    itself a callable on one mask and a :class:`MaskObjective`.
+
+    Parameters
+    ----------
+    objective : callable or MaskObjective
+        ``f(mask) -> float``, asked one mask at a time (no weights); or an object with
+        ``evaluate(masks) -> (fitness, weights)``; or, with ``batch=True``, a function
+        ``f(masks) -> (fitness, weights)``.  The last two get the new masks of a batch in one
+        call, in order of first appearance (so that they can evaluate them in parallel).
+    enabled : bool, default=True
+        Without the cache every mask asked for is evaluated (and counted).
+    batch : bool, default=False
+        Whether ``objective`` is a function of a batch of masks.
 
     Examples
     --------
@@ -131,10 +144,11 @@ class CachedObjective:
     (1.0, 1.0, 1)
     """
 
-    def __init__(self, objective: Callable[[np.ndarray], float], *, enabled: bool = True):
+    def __init__(self, objective, *, enabled: bool = True, batch: bool = False):
         self.objective = objective
         self.enabled = enabled
-        self.cache: dict[bytes, float] = {}
+        self.batch = batch
+        self.cache: dict[bytes, tuple[float, np.ndarray | None]] = {}
         self.n_calls = 0
         self.n_evaluations = 0
         self.n_features = getattr(objective, "n_features", None)
@@ -143,26 +157,43 @@ class CachedObjective:
     def key(mask: np.ndarray) -> bytes:
         return np.packbits(np.asarray(mask, dtype=bool)).tobytes() + bytes([len(mask) % 8])
 
-    def _raw(self, mask: np.ndarray) -> float:
-        if hasattr(self.objective, "evaluate") and not callable(self.objective):
-            return float(evaluate_masks(self.objective, mask[None, :])[0][0])
-        return float(self.objective(mask))
+    def _evaluate(self, masks: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+        """``(fitness, weights)`` of each of ``masks`` from the wrapped objective (counted)."""
+        self.n_evaluations += len(masks)
+        if self.batch:
+            fitness, weights = self.objective(masks)
+        elif hasattr(self.objective, "evaluate") and not callable(self.objective):
+            fitness, weights = evaluate_masks(self.objective, masks)
+        else:
+            return [(float(self.objective(m)), None) for m in masks]
+        if weights is None:
+            return [(float(f), None) for f in fitness]
+        return [(float(f), w) for f, w in zip(fitness, weights)]
+
+    def pairs(self, masks: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+        """The ``(fitness, weights)`` pair of every mask, evaluating only the masks not cached."""
+        masks = np.asarray(masks, dtype=bool)
+        self.n_calls += len(masks)
+        if not self.enabled:
+            return self._evaluate(masks)
+        keys = [self.key(m) for m in masks]
+        new: dict[bytes, np.ndarray] = {}
+        for k, m in zip(keys, masks):
+            if k not in self.cache and k not in new:
+                new[k] = m
+        if new:
+            self.cache.update(zip(new, self._evaluate(np.array(list(new.values())))))
+        return [self.cache[k] for k in keys]
 
     def __call__(self, mask: np.ndarray) -> float:
-        self.n_calls += 1
-        if not self.enabled:
-            self.n_evaluations += 1
-            return self._raw(mask)
-        k = self.key(mask)
-        value = self.cache.get(k)
-        if value is None:
-            self.n_evaluations += 1
-            value = self._raw(mask)
-            self.cache[k] = value
-        return value
+        return self.pairs(np.asarray(mask, dtype=bool)[None, :])[0][0]
 
-    def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, None]:
-        return np.array([self(m) for m in np.asarray(masks, dtype=bool)]), None
+    def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        pairs = self.pairs(masks)
+        fitness = np.array([f for f, _ in pairs])
+        if any(w is None for _, w in pairs):
+            return fitness, None
+        return fitness, np.array([w for _, w in pairs])
 
 
 @dataclass(kw_only=True)

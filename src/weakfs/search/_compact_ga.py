@@ -22,7 +22,7 @@ from joblib import Parallel, delayed
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
-from weakfs._validation import progress
+from weakfs._validation import check_budget_and_costs, progress
 from weakfs.search._base import CachedObjective, MaskSearch, SearchResult, as_objective
 
 __all__ = ["CompactGA", "CompactGAResult", "repair_mask", "running_std_compare", "top_theta"]
@@ -170,21 +170,9 @@ class CompactGA(MaskSearch):
         if not isinstance(self.n_iter, numbers.Integral) or self.n_iter < 1:
             raise ValueError(f"n_iter must be a positive int; got {self.n_iter!r}")
         d = int(n_features)
-        costs = np.ones(d) if self.costs is None else np.asarray(self.costs, dtype=float)
-        if costs.shape != (d,):
-            raise ValueError(f"costs must have shape ({d},); got {costs.shape}")
-        if not np.all(np.isfinite(costs)):
-            raise ValueError("feature costs must be finite")
-        if np.any(costs <= 0):
-            raise ValueError(f"feature costs must be positive; got min {costs.min()}")
-        if self.budget is None:
+        budget, costs = check_budget_and_costs(self.budget, self.costs, d)
+        if budget is None:
             raise ValueError("budget is required (the number of features when costs are 1)")
-        budget = float(self.budget)
-        if budget < costs.min():
-            raise ValueError(
-                f"budget {budget} is below the cheapest feature cost {costs.min()}: "
-                "no feature can be selected"
-            )
         eta = 1.0 / (2 * d) if self.eta is None else float(self.eta)
         eps = min(1.0 / d, 0.5) if self.eps is None else float(self.eps)
         if not 0 < eta <= 1:

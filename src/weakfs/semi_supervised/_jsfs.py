@@ -37,6 +37,7 @@ from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
 from weakfs._docstrings import fill_doc
+from weakfs._graph import knn_mask
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
@@ -46,7 +47,6 @@ from weakfs._validation import (
     progress,
     validate_X_y,
 )
-from weakfs.semi_supervised._ssl_baselines import _knn_mask
 
 __all__ = ["JSFSSelector", "graph_laplacian_gram"]
 
@@ -66,7 +66,7 @@ def graph_laplacian_gram(X: np.ndarray, n_neighbors: int) -> np.ndarray:
     those of ``j``.  ``f^T L f = sum over edges of (f_i - f_j)^2``, so the prior
     ``exp(-gamma/2 w^T X^T L X w)`` favours weights whose scores ``X w`` are smooth on the graph.
     """
-    W = _knn_mask(X, check_n_neighbors(n_neighbors, X.shape[0]))
+    W = knn_mask(X, n_neighbors)
     deg = np.asarray(W.sum(axis=1)).ravel()
     G = (X * deg[:, None]).T @ X - X.T @ np.asarray(W @ X)
     return 0.5 * (G + G.T)  # exact symmetry for the Cholesky factorisations

@@ -104,9 +104,18 @@ class ForestSubsetObjective:
         self._binned = BinnedMatrix.from_array(self.X) if forest == "weakfs" else None
         self.n_features = self.X.shape[1]
         self.n_classes = int(self.y.max()) + 1
-        self._cache: dict[bytes, tuple[float, np.ndarray, np.ndarray]] = {}
-        self.n_evaluations = 0
-        self.n_calls = 0
+        # one forest per distinct mask: the cache keeps its (fitness, importances) pair
+        self._cached = CachedObjective(self._fit_masks, batch=True)
+
+    @property
+    def n_evaluations(self) -> int:
+        """Distinct masks evaluated (forest fits of :meth:`evaluate`)."""
+        return self._cached.n_evaluations
+
+    @property
+    def n_calls(self) -> int:
+        """Masks asked for through :meth:`evaluate` (cached or not)."""
+        return self._cached.n_calls
 
     def _fit(self, columns, *, n_jobs=1, row_orders=None):
         """A forest on ``columns`` (with the objective's seed); ``row_orders`` permutes columns."""
@@ -139,31 +148,23 @@ class ForestSubsetObjective:
     def _score(self, columns):
         unlabeled = getattr(self.criterion, "needs_unlabeled_votes", False)
         evidence, importances = self._subset_evidence(columns, unlabeled)
-        return float(self.criterion(evidence)), importances, evidence.mislabeling()
+        return float(self.criterion(evidence)), importances
 
     def _run(self, columns_list):
         jobs = (delayed(self._score)(cols) for cols in columns_list)
         return Parallel(n_jobs=self.n_jobs, prefer="threads")(jobs)
 
+    def _fit_masks(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Fitness and full-length importance vectors of new masks: one forest each, in parallel."""
+        results = self._run([np.flatnonzero(m) for m in masks])
+        weights = np.zeros(masks.shape)
+        for w, mask, (_, imp) in zip(weights, masks, results):
+            w[np.flatnonzero(mask)] = imp
+        return np.array([-value for value, _ in results]), weights
+
     def evaluate(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Fitness (``-criterion``) and full-length importance vectors of a batch of masks."""
-        masks = np.asarray(masks, dtype=bool)
-        keys = [CachedObjective.key(m) for m in masks]
-        self.n_calls += len(keys)
-        todo: dict[bytes, np.ndarray] = {}
-        for key, mask in zip(keys, masks):
-            if key not in self._cache and key not in todo:
-                todo[key] = mask
-        if todo:
-            results = self._run([np.flatnonzero(m) for m in todo.values()])
-            for (key, mask), (value, imp, p) in zip(todo.items(), results):
-                w = np.zeros(self.n_features)
-                w[np.flatnonzero(mask)] = imp
-                self._cache[key] = (value, w, p)
-            self.n_evaluations += len(todo)
-        fitness = np.array([-self._cache[k][0] for k in keys])
-        weights = np.array([self._cache[k][1] for k in keys])
-        return fitness, weights
+        return self._cached.evaluate(masks)
 
     def __call__(self, mask) -> float:
         return float(self.evaluate(np.asarray(mask, dtype=bool)[None, :])[0][0])
@@ -178,11 +179,19 @@ class ForestSubsetObjective:
         return self._subset_evidence(columns, True)[0]
 
     def details(self, mask) -> dict:
-        """Criterion value, importances and mislabeling matrix of one mask (evaluated if new)."""
+        """Criterion value, importances and mislabeling matrix of one mask (evaluated if new).
+
+        The mislabeling matrix comes from the mask's forest fit again (the same forest: same
+        seed), which is not counted as an evaluation.
+        """
         mask = np.asarray(mask, dtype=bool)
-        self.evaluate(mask[None, :])
-        value, w, p = self._cache[CachedObjective.key(mask)]
-        return {"value": value, "weights": w, "mislabeling_matrix": p}
+        fitness, weights = self.evaluate(mask[None, :])
+        evidence, _ = self._subset_evidence(np.flatnonzero(mask), False)
+        return {
+            "value": float(-fitness[0]),
+            "weights": weights[0],
+            "mislabeling_matrix": evidence.mislabeling(),
+        }
 
     def relevance_importances(self, best_mask, suspects, seed):
         """Importances of suspects and of their permuted copies in one forest (FSGA's test)."""

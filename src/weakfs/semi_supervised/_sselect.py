@@ -24,11 +24,11 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
-from scipy import sparse
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._docstrings import fill_doc
+from weakfs._graph import heat_kernel_graph, laplacian_quadratic_form
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
@@ -36,11 +36,7 @@ from weakfs._validation import (
     n_features_to_select_constraint,
     validate_X_y,
 )
-from weakfs.semi_supervised._ssl_baselines import (
-    _dense64,
-    _knn_mask,
-    _quadratic_laplacian,
-)
+from weakfs.semi_supervised._ssl_baselines import _dense64
 
 __all__ = ["SSelectSelector", "binary_indicator_nmi", "sselect_scores"]
 
@@ -125,25 +121,6 @@ def binary_indicator_nmi(
     return nmi
 
 
-def _heat_kernel_graph(
-    X: np.ndarray, n_neighbors: int, sigma: float | None
-) -> tuple[sparse.csr_matrix, float]:
-    """Symmetric k-NN graph with heat-kernel weights ``exp(-||xi - xj||^2 / (2 sigma^2))``.
-
-    ``sigma=None``: the square root of the median non-zero squared length of the graph's edges
-    (1.0 if every edge has length zero), a local scale that costs O(n k) rather than the O(n^2)
-    of all pairs.  Returns the graph and the width used.
-    """
-    mask = _knn_mask(X, n_neighbors).tocoo()
-    diff = X[mask.row] - X[mask.col]
-    d2 = np.einsum("ij,ij->i", diff, diff)
-    if sigma is None:
-        positive = d2[d2 > 0]
-        sigma = float(np.sqrt(np.median(positive))) if positive.size else 1.0
-    w = np.exp(-d2 / (2.0 * float(sigma) ** 2))
-    return sparse.csr_matrix((w, (mask.row, mask.col)), shape=mask.shape), float(sigma)
-
-
 def sselect_scores(
     X,
     y_codes,
@@ -171,14 +148,14 @@ def sselect_scores(
     """
     X = _dense64(X)
     y_codes = np.asarray(y_codes)
-    W, sigma = _heat_kernel_graph(X, n_neighbors, sigma)
+    W, sigma = heat_kernel_graph(X, n_neighbors, sigma)
     deg = np.asarray(W.sum(axis=1)).ravel()
     # centre each feature so that it is D-orthogonal to the trivial eigenvector 1
     mean_d = (deg @ X) / deg.sum() if deg.sum() > 0 else X.mean(axis=0)
     Xc = X - mean_d
     constant = np.ptp(X, axis=0) == 0
     Xc[:, constant] = 0.0  # an exact zero, not rounding noise of the weighted mean
-    num = _quadratic_laplacian(W, Xc)
+    num = laplacian_quadratic_form(W, Xc)
     den = (deg[:, None] * Xc * Xc).sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         laplacian = np.where(den > 0, np.maximum(num, 0.0) / den, np.inf)

@@ -26,15 +26,14 @@ from typing import ClassVar
 import numpy as np
 from scipy import sparse
 from sklearn.base import _fit_context
-from sklearn.neighbors import kneighbors_graph
 from sklearn.utils._param_validation import Interval
 
 from weakfs._docstrings import fill_doc
+from weakfs._graph import knn_mask, laplacian_quadratic_form
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
     check_n_features_to_select,
-    check_n_neighbors,
     n_features_to_select_constraint,
     validate_X_y,
 )
@@ -55,20 +54,6 @@ def _dense64(X) -> np.ndarray:
     return np.asarray(X, dtype=np.float64)
 
 
-def _knn_mask(X: np.ndarray, n_neighbors: int) -> sparse.csr_matrix:
-    """Symmetric 0/1 k-NN graph (self excluded): ``i~j`` if either is among the other's k-NN."""
-    k = check_n_neighbors(n_neighbors, X.shape[0])
-    g = kneighbors_graph(X, k, mode="connectivity", include_self=False)
-    return ((g + g.T) > 0).astype(np.float64).tocsr()
-
-
-def _quadratic_laplacian(W, X: np.ndarray) -> np.ndarray:
-    """``f^T (D - W) f`` for every column ``f`` of ``X`` (W symmetric, sparse or dense)."""
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    WX = W @ X
-    return (deg[:, None] * X * X).sum(axis=0) - (X * np.asarray(WX)).sum(axis=0)
-
-
 def semi_fisher_scores(X, y_codes, *, n_neighbors=20, lam=1.0, delta=1.0) -> np.ndarray:
     """Semi-Fisher scores (larger is better); ``y_codes`` has ``-1`` for unlabeled rows."""
     X = _dense64(X)
@@ -82,8 +67,8 @@ def semi_fisher_scores(X, y_codes, *, n_neighbors=20, lam=1.0, delta=1.0) -> np.
         Xc = X[y_codes == c]
         s_between += Xc.shape[0] * (Xc.mean(axis=0) - mean) ** 2
         s_within += Xc.shape[0] * Xc.var(axis=0)
-    S = _knn_mask(X, n_neighbors)
-    J = 2.0 * _quadratic_laplacian(S, X)
+    S = knn_mask(X, n_neighbors)
+    J = 2.0 * laplacian_quadratic_form(S, X)
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (s_between + delta * var) / (s_within + lam * J)
     return np.nan_to_num(score, nan=-np.inf, posinf=np.inf)
@@ -116,7 +101,7 @@ def ssls_scores(X, y_codes, *, n_neighbors=20, sigma=None) -> np.ndarray:
     if sigma is None:
         sigma = np.sqrt(_median_sq_distance(X))
     two_s2 = 2.0 * float(sigma) ** 2
-    mask = _knn_mask(X, n_neighbors).tocoo()
+    mask = knn_mask(X, n_neighbors).tocoo()
     rows, cols = mask.row, mask.col
     is_lab = y_codes >= 0
     keep = ~(is_lab[rows] & is_lab[cols])  # labeled block replaced below
@@ -129,9 +114,9 @@ def ssls_scores(X, y_codes, *, n_neighbors=20, sigma=None) -> np.ndarray:
     d2l = np.maximum(sql[:, None] + sql[None, :] - 2.0 * Xl @ Xl.T, 0.0)
     same = (yl[:, None] == yl[None, :]).astype(float)
     block_w = np.exp(-d2l / two_s2) * same
-    num = _quadratic_laplacian(W, X) + _quadratic_laplacian(block_w, Xl)
+    num = laplacian_quadratic_form(W, X) + laplacian_quadratic_form(block_w, Xl)
     block_b = (yl[:, None] != yl[None, :]).astype(float)
-    den = _quadratic_laplacian(block_b, Xl)
+    den = laplacian_quadratic_form(block_b, Xl)
     with np.errstate(divide="ignore", invalid="ignore"):
         score = num / den
     return np.nan_to_num(score, nan=np.inf, posinf=np.inf)

@@ -26,7 +26,12 @@ from weakfs._docstrings import fill_doc
 from weakfs._information import discretize, jmi_pair_matrix, jmi_subset_score
 from weakfs._labels import check_pu_target
 from weakfs._selection import SupportSelector
-from weakfs._validation import check_n_features_to_select, spawn_seeds, validate_X_y
+from weakfs._validation import (
+    check_budget_and_costs,
+    check_n_features_to_select,
+    spawn_seeds,
+    validate_X_y,
+)
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
 from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
 from weakfs.search import CachedObjective, CompactGA
@@ -296,24 +301,13 @@ class FSCPUSelector(SupportSelector):
     def _budget_and_costs(self, d: int) -> tuple[float, np.ndarray]:
         if self.budget is not None and self.n_features_to_select is not None:
             raise ValueError("give n_features_to_select or budget, not both")
-        if self.feature_costs is None:
-            costs = np.ones(d)
-        else:
-            costs = np.asarray(self.feature_costs, dtype=float)
-            if costs.shape != (d,):
-                raise ValueError(f"feature_costs must have shape ({d},); got {costs.shape}")
-            if not np.all(np.isfinite(costs)) or np.any(costs <= 0):
-                raise ValueError("feature_costs must be finite and positive (no negative costs)")
-        if self.budget is None:
+        budget, costs = check_budget_and_costs(
+            self.budget, self.feature_costs, d, costs_name="feature_costs"
+        )
+        if budget is None:
             if self.feature_costs is not None:
                 raise ValueError("feature_costs need a budget (the total cost allowed)")
             return float(check_n_features_to_select(self.n_features_to_select, d)), costs
-        budget = float(self.budget)
-        if budget < costs.min():
-            raise ValueError(
-                f"budget {budget} is below the cheapest feature cost {costs.min()}: "
-                "no feature can be selected"
-            )
         return budget, costs
 
     @_fit_context(prefer_skip_nested_validation=True)

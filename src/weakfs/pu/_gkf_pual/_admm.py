@@ -1,5 +1,5 @@
-"""GKF-PUAL's optimisation: the quadratic design, the kernel-free Gram matrix, the K-NN graph
-Laplacian, the objective and the five-block ADMM.
+"""GKF-PUAL's optimisation: the quadratic design, the kernel-free Gram matrix, the objective and
+the five-block ADMM (the K-NN graph Laplacian ``R`` is :func:`weakfs._graph.knn_laplacian`).
 
 Score ``f(x) = ½ xᵀAx + bᵀx + β0`` (``A`` symmetric).  With ``α*`` = (upper triangle of ``A``,
 ``b``) and the quadratic feature map ``s(x)`` such that ``f(x) = s(x)ᵀα* + β0``, the objective
@@ -27,11 +27,10 @@ import numpy as np
 import scipy.linalg
 from scipy import sparse
 from scipy.sparse.linalg import splu
-from sklearn.neighbors import NearestNeighbors
 
-from weakfs._validation import check_n_neighbors
+# not used here: still imported from this module by benchmarks/bench_gkf_pual.py
 
-__all__ = ["QuadraticDesign", "gkf_pual_objective", "knn_laplacian", "quadratic_design"]
+__all__ = ["QuadraticDesign", "gkf_pual_objective", "quadratic_design"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -92,24 +91,6 @@ def _kernel_free_gram(X: np.ndarray, design: QuadraticDesign) -> np.ndarray:
     np.add.at(G, (bj, P.ravel()), np.broadcast_to(s[None, :], (m, m)).ravel())
     G[nq + np.arange(m), nq + np.arange(m)] += n
     return G
-
-
-def knn_laplacian(X: np.ndarray, n_neighbors: int = 5, sigma: float = 1.0) -> sparse.csr_matrix:
-    """Unnormalised Laplacian ``R = D − W`` of the symmetrised K-nearest-neighbour graph.
-
-    ``W_ij = exp(−‖x_i − x_j‖² / (2σ²))`` when ``j`` is among the ``K`` nearest neighbours of ``i``
-    or ``i`` among those of ``j`` (0 otherwise).
-    """
-    n = X.shape[0]
-    k = check_n_neighbors(n_neighbors, n)
-    dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
-    dist, ind = dist[:, 1:], ind[:, 1:]
-    with np.errstate(under="ignore"):
-        w = np.exp(-(dist**2) / (2.0 * sigma**2))
-    W = sparse.csr_matrix((w.ravel(), (np.repeat(np.arange(n), k), ind.ravel())), shape=(n, n))
-    W = W.maximum(W.T).tocsr()
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    return (sparse.diags(deg) - W).tocsr()
 
 
 def gkf_pual_objective(

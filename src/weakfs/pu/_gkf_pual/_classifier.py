@@ -22,6 +22,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._docstrings import fill_doc
+from weakfs._graph import knn_laplacian
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _StandardizedPUClassifier
@@ -32,9 +33,9 @@ from weakfs.pu._gkf_pual._admm import (
     _kernel_free_gram,
     _quadratic_features,
     gkf_pual_objective,
-    knn_laplacian,
     quadratic_design,
 )
+from weakfs.pu._gkf_pual._path_solver import _path_solver
 
 __all__ = ["GKFPUALClassifier"]
 
@@ -354,8 +355,6 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         each copy equals a cold ``fit`` at its λ1 within the solver's tolerance.  Returned in the
         order of ``lambdas``.
         """
-        from weakfs.pu._gkf_pual._path import _path_solver
-
         self._validate_params()
         solver, _ = _path_solver(self, X, y)
         design = solver.problem.design

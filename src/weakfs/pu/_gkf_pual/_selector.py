@@ -12,11 +12,11 @@ from sklearn.base import _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 
 from weakfs._docstrings import fill_doc
-from weakfs._labels import check_pu_target
 from weakfs._selection import SupportSelector
 from weakfs._validation import validate_X_y
 from weakfs.pu._gkf_pual._classifier import GKFPUALClassifier
-from weakfs.pu._gkf_pual._path import _collect, _lambda_grid, _path_solver
+from weakfs.pu._gkf_pual._path import _collect, _lambda_grid
+from weakfs.pu._gkf_pual._path_solver import _path_solver
 
 __all__ = ["GKFPUALSelector"]
 
@@ -153,7 +153,7 @@ class GKFPUALSelector(SupportSelector):
         %(pu_fit_parameters)s
         """
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
-        check_pu_target(self, y)
+        # y is checked once, by the classifier (or the search) that reads it first
         k = _check_k(self.n_features_to_select, X.shape[1])
         est = self._classifier(X, y)
         self.path_ = None

@@ -5,7 +5,6 @@ See ``docs/pu_extra_trees.md`` for the method, the API and every deviation from 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from itertools import pairwise
 from numbers import Integral, Real
@@ -19,11 +18,12 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+import weakfs.pu._pu_extra_trees._kernels as _k
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_finite_target, check_pu_target
+from weakfs._tree._shared import resolve_max_features
 from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
-from weakfs.pu._prior import estimate_class_prior
-from weakfs.pu._pu_extra_trees import _kernels as _k
+from weakfs.pu._prior import _estimate_class_prior, estimate_class_prior
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]
 
@@ -311,16 +311,9 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _resolve_max_features(self, d: int) -> int:
-        mf = self.max_features
-        if mf is None:
-            return d
-        if isinstance(mf, str):
-            return max(1, math.ceil(math.sqrt(d)))
-        if isinstance(mf, Integral):
-            if mf > d:
-                raise ValueError(f"max_features={mf} is larger than the number of features ({d})")
-            return int(mf)
-        return max(1, math.ceil(float(mf) * d))
+        # rounded up ("sqrt" = ceil(sqrt(d))), as the PU Extra Trees authors' code does; weakfs's
+        # RandomForest rounds down, as scikit-learn's forests do
+        return resolve_max_features(self.max_features, d, rounding="ceil")
 
     def _labels(self, X, y):
         """Check ``y``; return (classes, packed per-row weights, wp, wu, prior, P rows, U rows)."""
@@ -340,14 +333,19 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
             prior = n_p / n if self.prior == "auto" else float(self.prior)
             packed = pos.astype(np.int64) + ((~pos).astype(np.int64) << 32)
             return classes, packed, prior / n_p, (1.0 - prior) / n_n, prior, pos, ~pos
-        s = check_pu_target(self, y).astype(bool)
+        s_checked = check_pu_target(self, y)
+        s = s_checked.astype(bool)
         n_l = int(s.sum())
         in_u = np.ones(n, dtype=bool) if self.unlabeled == "all" else ~s
         n_u = int(in_u.sum())
         if self.prior == "auto":
-            prior = estimate_class_prior(
-                X, s, unlabeled=self.unlabeled, random_state=self.random_state
-            )
+            # estimate_class_prior with its defaults, on the labels checked above (it would check
+            # them again)
+            settings = estimate_class_prior.__kwdefaults__ | {
+                "unlabeled": self.unlabeled,
+                "random_state": self.random_state,
+            }
+            prior = _estimate_class_prior(X, s_checked, **settings)
         else:
             prior = float(self.prior)
             if self.unlabeled == "all" and prior < n_l / n:

@@ -1,97 +1,19 @@
-"""``weakfs reproduce ufvs``: the UFVS paper's Figures 5-10 on the datasets available here.
-
-One cell per (dataset, mode, cut-off).  The cut-off is the paper's count form ``n`` (values held by
-at most ``n`` rows, or by at least ``|D| - n``, are dropped), taken as fractions of the rows.
-``mode`` is ``paper`` (every value, 0 included, is a candidate, as the paper's definitions read)
-or ``zero_absent`` (0 means "absent": the library default for sparse input and, as far as the
-authors' group's code is described, their treatment of sparse data; every dataset here but
-MADELON has many zeros).  Labels ``C`` are binary as in the paper (KDD: normal vs attack) and
-used only for the measures.  UFVS is deterministic, so there is no seed axis.
-"""
+"""The UFVS experiment's report: per dataset and mode, the paper's quantities along the cut-offs,
+a figure, and the paper's claims checked one by one."""
 
 from __future__ import annotations
-
-import functools
 
 import numpy as np
 import pandas as pd
 
-from weakfs.experiments._registry import Experiment, ReportContext, RunConfig
+from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
+from weakfs.experiments.ufvs._protocol import DATASETS, MODES
 
-DATASETS = [
-    "madelon",
-    "arcene",
-    "dexter",
-    "dorothea",
-    "ada",
-    "gina",
-    "hiva",
-    "sylva",
-    "kddcup99_10pct",
-]
-MODES = ["paper", "zero_absent"]
-FRACTIONS = [0, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3,
-             0.35, 0.4, 0.45, 0.5]  # fmt: skip
-QUICK_FRACTIONS = [0, 0.01, 0.05, 0.2]
+__all__ = ["write_report"]
+
 TABLE_FRACTIONS = [0, 0.01, 0.05, 0.1, 0.2]
 NEAR = 0.9  # "near": at least 90 % of the upper bound
-
-
-def make_cells(config: RunConfig) -> list[dict]:
-    datasets = config.keep("datasets", DATASETS)
-    modes = config.keep("methods", MODES)
-    fractions = QUICK_FRACTIONS if config.quick else FRACTIONS
-    if "fractions" in config.options:
-        fractions = [float(f) for f in str(config.options["fractions"]).split(",")]
-    cells = []
-    for d in datasets:
-        for mode in modes:
-            cells += [{"dataset": d, "mode": mode, "fraction": float(f)} for f in fractions]
-    return cells
-
-
-def _binary_labels(name: str, y: pd.Series) -> np.ndarray:
-    if name == "kddcup99_10pct":
-        return (y.to_numpy() == "normal.").astype(int)  # the paper: normal vs anomalous
-    return y.to_numpy()
-
-
-@functools.lru_cache(maxsize=2)
-def _prepared(dataset: str, mode: str):
-    """Encoded data of one dataset (kept per worker process: cells of a dataset reuse it)."""
-    import scipy.sparse as sp
-
-    from weakfs.datasets import load
-    from weakfs.unsupervised import UFVSPath
-
-    X, y = load(dataset)
-    shape = X.shape
-    runner = UFVSPath(X, _binary_labels(dataset, y), zero_as_absent=(mode == "zero_absent"))
-    return runner, shape, sp.issparse(X)
-
-
-def run_cell(cell: dict) -> dict:
-    runner, shape, sparse = _prepared(cell["dataset"], cell["mode"])
-    n = shape[0]
-    count = int(np.floor(cell["fraction"] * n))
-    row = runner.run(counts=[count]).iloc[0].to_dict()
-    selected = row.pop("selected")
-    row["selected_values"] = "; ".join(selected) if len(selected) <= 12 else ""
-    row.update(
-        {
-            "n_rows": n,
-            "n_features": shape[1],
-            "sparse_input": bool(sparse),
-            "encode_seconds": runner.encode_seconds,
-        }
-    )
-    return row
-
-
-# ----------------------------------------------------------------------------------------------
-# report
-# ----------------------------------------------------------------------------------------------
 
 
 def _limit(frame: pd.DataFrame, ratio: pd.Series) -> tuple[int, int] | None:
@@ -126,28 +48,17 @@ def _run_span(run: tuple[int, int], n: int, ratio: pd.Series) -> str:
     return f"{start} up to n = {_pct(last, n)}"
 
 
-def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dict]:
-    n = int(g["n_rows"].iloc[0])
+def _size_claim(g: pd.DataFrame, n: int) -> tuple[str, str]:
+    """The paper's '|S| decreases rapidly': the line, and where |S| falls to a tenth."""
     first = g.iloc[0]
-    i_ratio = g["I_S_C"] / g["I_F_C"].where(g["I_F_C"] > 0)
-    h_ratio = g["H_S"] / g["H_F"].where(g["H_F"] > 0)
-    i_run = _limit(g, i_ratio.fillna(1.0))
-    h_run = _limit(g, h_ratio.fillna(1.0))
-    i_f, h_f = float(first["I_F_C"]), float(first["H_F"])
-    i_near = f"{NEAR:.0%} of I(F;C) = {i_f:.3f} bits"
-    h_near = f"{NEAR:.0%} of H(F) = {h_f:.2f} bits"
     s0 = int(first["n_selected"])
-    tenth_at = "never"
-    lines = []
-    # |S| falls fast
     nonzero = g[g["n_selected"] > 0]
     tenth = nonzero[nonzero["n_selected"] <= max(1, s0 // 10)]
     if s0 == 0:
-        lines.append("- |S| is already 0 at n = 0.")
-    elif len(tenth):
+        return "- |S| is already 0 at n = 0.", "never"
+    if len(tenth):
         c = int(tenth["min_count"].iloc[0])
-        tenth_at = f"{100 * c / n:.1f} %"
-        lines.append(
+        line = (
             f"- |S| falls from {s0} (of {int(first['n_values'])} values) at n = 0 to "
             f"{int(tenth['n_selected'].iloc[0])} at n = {_pct(c, n)}: "
             + (
@@ -156,22 +67,33 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
                 else "but not fast (beyond 5 % of rows)."
             )
         )
-    else:
-        lines.append(
-            f"- |S| is {s0} at n = 0 and at most {int(g['n_selected'].max())} along the path: it "
-            "never falls to a tenth of its n = 0 size, unlike the paper's curves."
-        )
-    share = float(first["largest_share"])
-    if share >= 0.9:
-        lines.append(
-            f"- At n = 0, S contains a value held by {round(share * n)} of the {n} rows: "
-            "near-universal "
-            "values have the smallest H(v), so Algorithm 1 removes them last, and such a value "
-            "plus a few others covering the remaining rows is all that is left; H(S) is then "
-            "tiny. Only the symmetric side of the cut-off (values held by >= |D| - n rows are "
-            "dropped) removes them as n grows."
-        )
-    # I(S;C) near I(F;C) up to a limit
+        return line, f"{100 * c / n:.1f} %"
+    line = (
+        f"- |S| is {s0} at n = 0 and at most {int(g['n_selected'].max())} along the path: it "
+        "never falls to a tenth of its n = 0 size, unlike the paper's curves."
+    )
+    return line, "never"
+
+
+def _universal_claim(g: pd.DataFrame, n: int) -> list[str]:
+    """A near-universal value in S at n = 0, which keeps |S| and H(S) tiny."""
+    share = float(g.iloc[0]["largest_share"])
+    if share < 0.9:
+        return []
+    return [
+        f"- At n = 0, S contains a value held by {round(share * n)} of the {n} rows: "
+        "near-universal "
+        "values have the smallest H(v), so Algorithm 1 removes them last, and such a value "
+        "plus a few others covering the remaining rows is all that is left; H(S) is then "
+        "tiny. Only the symmetric side of the cut-off (values held by >= |D| - n rows are "
+        "dropped) removes them as n grows."
+    ]
+
+
+def _information_claim(g: pd.DataFrame, n: int, i_ratio: pd.Series, i_run) -> str:
+    """The paper's 'I(S;C) stays close to I(F;C) up to a limit'."""
+    first = g.iloc[0]
+    i_near = f"{NEAR:.0%} of I(F;C) = {float(first['I_F_C']):.3f} bits"
     trivial = abs(float(first["I_F_C"]) - float(first["H_C"])) < 1e-9
     note = (
         " (I(F;C) = H(C) here: the discretised rows are almost all distinct, so any"
@@ -180,60 +102,78 @@ def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dic
         else ""
     )
     if i_run is None:
-        lines.append(
+        return (
             f"- I(S;C) never reaches {i_near} (at most {i_ratio.max():.0%}, at n = 0: "
             f"{i_ratio.iloc[0]:.0%}){note}: the paper's 'I(S;C) stays close to I(F;C) up to a "
             "limit' does not hold here."
         )
-    else:
-        a_n, b_n = i_run
-        after = g[g["min_count"] > b_n]
-        drop = (
-            f", then {i_ratio[after.index[0]]:.0%} at n = "
-            f"{_pct(int(after['min_count'].iloc[0]), n)}"
-            if len(after) and np.isfinite(i_ratio[after.index[0]])
-            else ""
-        )
-        lines.append(
-            f"- I(S;C) is >= {i_near} {_run_span(i_run, n, i_ratio)}{drop}{note}: "
-            + (
-                "agrees with the paper's 'close to I(F;C) up to a limit'."
-                if a_n == 0
-                else "close to I(F;C) over a range, but not from the smallest cut-offs."
-            )
-        )
-    # H(S) near H(F)
+    a_n, b_n = i_run
+    after = g[g["min_count"] > b_n]
+    drop = (
+        f", then {i_ratio[after.index[0]]:.0%} at n = {_pct(int(after['min_count'].iloc[0]), n)}"
+        if len(after) and np.isfinite(i_ratio[after.index[0]])
+        else ""
+    )
+    return f"- I(S;C) is >= {i_near} {_run_span(i_run, n, i_ratio)}{drop}{note}: " + (
+        "agrees with the paper's 'close to I(F;C) up to a limit'."
+        if a_n == 0
+        else "close to I(F;C) over a range, but not from the smallest cut-offs."
+    )
+
+
+def _entropy_claim(g: pd.DataFrame, n: int, h_ratio: pd.Series, h_run) -> str:
+    """H(S) against its upper bound H(F)."""
+    h_near = f"{NEAR:.0%} of H(F) = {float(g.iloc[0]['H_F']):.2f} bits"
     if h_run is None:
-        lines.append(
+        return (
             f"- H(S) never reaches {h_near} (at most {h_ratio.max():.0%}): not near its upper "
             "bound, unlike the paper's curves (except its KDD, where H(S) is about half of H(F))."
         )
-    else:
-        lines.append(f"- H(S) is >= {h_near} {_run_span(h_run, n, h_ratio)}.")
+    return f"- H(S) is >= {h_near} {_run_span(h_run, n, h_ratio)}."
+
+
+def _nmi_claim(g: pd.DataFrame, n: int) -> str:
+    """Where NMI(S;C) exceeds NMI(F;C), as the paper reports for KDD and ADA."""
     better = g[g["NMI_S_C"] > g["NMI_F_C"] + 1e-9]
-    if len(better):
-        best = better.loc[better["NMI_S_C"].idxmax()]
-        lines.append(
-            f"- NMI(S;C) exceeds NMI(F;C) = {float(best['NMI_F_C']):.3f}: up to "
-            f"{float(best['NMI_S_C']):.3f} at n = {_pct(int(best['min_count']), n)} with "
-            f"|S| = {int(best['n_selected'])}"
-            + (f" ({best['selected_values']})" if best["selected_values"] else "")
-            + f"; there H(S) is {float(best['H_S']) / h_f:.0%} of H(F) and I(S;C) is "
-            f"{float(best['I_S_C']) / max(i_f, 1e-300):.0%} of I(F;C) (the paper's KDD: H(S) "
-            "about half of H(F), I(S;C) close to I(F;C), NMI above NMI(F;C) with < 30 values)."
-        )
-    else:
-        lines.append("- NMI(S;C) never exceeds NMI(F;C).")
-    lines.append(
-        f"- Search time at most {g['search_ms'].max():.1f} ms (median {g['search_ms'].median():.2f}"
-        " ms); the paper reports <= 100 ms."
+    if not len(better):
+        return "- NMI(S;C) never exceeds NMI(F;C)."
+    best = better.loc[better["NMI_S_C"].idxmax()]
+    i_f, h_f = float(g.iloc[0]["I_F_C"]), float(g.iloc[0]["H_F"])
+    return (
+        f"- NMI(S;C) exceeds NMI(F;C) = {float(best['NMI_F_C']):.3f}: up to "
+        f"{float(best['NMI_S_C']):.3f} at n = {_pct(int(best['min_count']), n)} with "
+        f"|S| = {int(best['n_selected'])}"
+        + (f" ({best['selected_values']})" if best["selected_values"] else "")
+        + f"; there H(S) is {float(best['H_S']) / h_f:.0%} of H(F) and I(S;C) is "
+        f"{float(best['I_S_C']) / max(i_f, 1e-300):.0%} of I(F;C) (the paper's KDD: H(S) "
+        "about half of H(F), I(S;C) close to I(F;C), NMI above NMI(F;C) with < 30 values)."
     )
+
+
+def _dataset_text(name: str, mode: str, g: pd.DataFrame) -> tuple[list[str], dict]:
+    """The paper's claims checked on one dataset and mode, and its row of the summary."""
+    n = int(g["n_rows"].iloc[0])
+    first = g.iloc[0]
+    i_ratio = g["I_S_C"] / g["I_F_C"].where(g["I_F_C"] > 0)
+    h_ratio = g["H_S"] / g["H_F"].where(g["H_F"] > 0)
+    i_run = _limit(g, i_ratio.fillna(1.0))
+    h_run = _limit(g, h_ratio.fillna(1.0))
+    size_line, tenth_at = _size_claim(g, n)
+    lines = [
+        size_line,
+        *_universal_claim(g, n),
+        _information_claim(g, n, i_ratio, i_run),
+        _entropy_claim(g, n, h_ratio, h_run),
+        _nmi_claim(g, n),
+        f"- Search time at most {g['search_ms'].max():.1f} ms (median "
+        f"{g['search_ms'].median():.2f} ms); the paper reports <= 100 ms.",
+    ]
     summary = {
         "dataset": name,
         "mode": mode,
         "rows x features": f"{n} x {int(first['n_features'])}",
         "values": int(first["n_values"]),
-        "|S| at n=0": s0,
+        "|S| at n=0": int(first["n_selected"]),
         "|S| to 1/10 at n": tenth_at,
         "top share at n=0": float(first["largest_share"]),
         "I(F;C)": float(first["I_F_C"]),
@@ -371,10 +311,3 @@ def _overall(summary: pd.DataFrame, table: pd.DataFrame) -> list[str]:
             "",
         ]
     return out
-
-
-TITLE = "UFVS (Shin et al.): selection paths, Figures 5-10"
-DESCRIPTION = "UFVS over a range of cut-offs on the NIPS 2003 / WCCI 2006 / KDD 99 datasets"
-EXPERIMENT = Experiment(
-    "ufvs", TITLE, make_cells, run_cell, write_report, default_runs=1, description=DESCRIPTION
-)

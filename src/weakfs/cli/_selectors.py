@@ -1,0 +1,243 @@
+"""The selectors ``weakfs select`` knows, building the one a request names and resolving its
+class prior."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from weakfs.cli._common import _fail, _names
+
+if TYPE_CHECKING:
+    from weakfs.cli._select import SelectRequest
+
+
+@dataclass(frozen=True)
+class SelectorSpec:
+    """How ``weakfs select`` builds one selector.
+
+    Attributes
+    ----------
+    target : str
+        ``"module:Class"`` of the selector, or of the model whose importances pick the top k
+        features when ``from_model`` is true.
+    labels : {"pu", "semi", "none"}
+        The labels the selector reads.
+    help : str
+        One line for ``weakfs select --list``.
+    k_param : str or None
+        Parameter receiving ``-k``; ``None``: the method chooses its own number of features.
+    defaults : dict
+        Parameters the command line sets unless ``--set`` overrides them.
+    from_model : bool
+        Wrap the model in ``SelectFromModel(max_features=k)``.
+    one_hot : bool
+        Text columns are one-hot encoded by the command line; ``False``: the selector reads
+        them itself.
+    progress : str or None
+        Parameter that turns on the selector's own progress bar; ``None``: the command line
+        shows the elapsed time instead.
+    """
+
+    target: str
+    labels: str
+    help: str
+    k_param: str | None = "n_features_to_select"
+    defaults: dict = field(default_factory=dict)
+    from_model: bool = False
+    one_hot: bool = True
+    progress: str | None = None
+
+
+# name -> spec.  Each entry is imported lazily; `weakfs select --list` shows which are available.
+SELECTORS: dict[str, SelectorSpec] = {
+    "ufvs": SelectorSpec(
+        "weakfs.unsupervised:UFVSSelector",
+        "none",
+        "UFVS: unsupervised feature-value selection under full coverage (k is ignored)",
+        k_param=None,
+        one_hot=False,
+    ),
+    "fscpu": SelectorSpec(
+        "weakfs.pu:FSCPUSelector",
+        "pu",
+        "FSCPU: cluster-assumption objective, compact GA",
+        progress="verbose",
+    ),
+    "fscpu-mi": SelectorSpec(
+        "weakfs.pu:FSCPUSelector",
+        "pu",
+        "FSCPU-MI: cluster objective plus semi-JMI",
+        defaults={"objective": "cluster+mi"},
+        progress="verbose",
+    ),
+    "semi-jmi": SelectorSpec(
+        "weakfs.pu:SemiJMISelector", "pu", "semi-JMI: JMI with unlabeled rows as negatives"
+    ),
+    "mrmr": SelectorSpec("weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels"),
+    "pu_extra_trees": SelectorSpec(
+        "weakfs.pu:PUExtraTreesClassifier",
+        "pu",
+        "PU Extra Trees (nnPU, quadratic, prior estimated): top k by risk-reduction importance",
+        defaults={"prior": "auto", "n_jobs": -1},
+        from_model=True,
+        progress="verbose",
+    ),
+    "gkf_pual": SelectorSpec(
+        "weakfs.pu:GKFPUALClassifier",
+        "pu",
+        "GKF-PUAL: features whose group-lasso group is non-zero (top k by group norm)",
+        from_model=True,
+    ),
+    "sewil": SelectorSpec(
+        "weakfs.semi_supervised:SEWILSelector",
+        "semi",
+        "SEW-IL: self-learning wrapper with the CBIL criterion and FSGA (k is ignored)",
+        k_param=None,
+        defaults={"n_jobs": -1},
+        progress="verbose",
+    ),
+}
+
+
+# earlier method names, still accepted
+SELECTOR_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
+
+
+def _load_class(target: str):
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def available_selectors() -> dict[str, SelectorSpec]:
+    found = {}
+    for name, spec in SELECTORS.items():
+        try:
+            _load_class(spec.target)
+        except (ImportError, AttributeError):
+            continue
+        found[name] = spec
+    return found
+
+
+def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
+    """``--method``: its current name (an alias resolved) and spec, if this installation has it.
+    Only the method asked for is imported."""
+    name = SELECTOR_ALIASES.get(name, name)
+    spec = SELECTORS.get(name)
+    if spec is not None:
+        try:
+            _load_class(spec.target)
+        except (ImportError, AttributeError):
+            spec = None
+    if spec is None:
+        known = ", ".join(available_selectors()) or "none"
+        _fail(f"unknown or unavailable method {name!r}; available: {known}")
+    return name, spec
+
+
+def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
+    """``(selector, model, notes)``: the model receives the options and ``--set`` (they are the
+    same object unless the spec wraps the model in ``SelectFromModel``)."""
+    spec, method, k = request.spec, request.method, request.k
+    cls = _load_class(spec.target)
+    valid = cls().get_params(deep=False)
+    unknown = [name for name in request.params if name not in valid]
+    if unknown:
+        _fail(
+            f"{method} ({cls.__name__}) has no parameter {_names(map(repr, unknown))}; "
+            f"valid: {', '.join(sorted(valid))}"
+        )
+    notes = []
+    kwargs = dict(spec.defaults)
+    if "random_state" in valid:
+        kwargs["random_state"] = request.random_state
+    if k is not None and spec.k_param is not None and not spec.from_model:
+        kwargs[spec.k_param] = k
+    if request.n_jobs is not None:
+        if "n_jobs" in valid:
+            kwargs["n_jobs"] = request.n_jobs
+        else:
+            notes.append(f"{method} runs in one process: --n-jobs is ignored")
+    if spec.progress is not None and request.progress:
+        kwargs[spec.progress] = True
+    if request.prior is not None:
+        if "prior" not in valid:
+            with_prior = [
+                name
+                for name, other in available_selectors().items()
+                if "prior" in _load_class(other.target)().get_params(deep=False)
+            ]
+            _fail(f"{method} uses no class prior; --prior applies to {', '.join(with_prior)}")
+        kwargs["prior"] = request.prior
+    kwargs.update(request.params)
+    model = cls(**kwargs)
+    if hasattr(model, "_validate_params"):
+        model._validate_params()  # a bad --set value fails now, not after reading the table
+    if not spec.from_model:
+        return model, model, notes
+    from sklearn.feature_selection import SelectFromModel
+
+    selector = SelectFromModel(model, max_features=k, threshold=-np.inf if k else None)
+    return selector, model, notes
+
+
+@contextlib.contextmanager
+def _elapsed(desc: str, *, enabled: bool) -> Iterator[None]:
+    """A tqdm line on stderr showing the elapsed time, for work without a progress bar."""
+    if not enabled:
+        yield
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(desc=desc, bar_format="{desc}: {elapsed}", file=sys.stderr, leave=False)
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(0.5):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        bar.close()
+
+
+def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool) -> str | None:
+    """Resolve ``prior="auto"`` here, so that the prior printed is the one the model uses.
+
+    Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first).
+    Returns how the prior was obtained, or None when the model uses none.
+    """
+    params = model.get_params(deep=False)
+    if "prior" not in params:
+        return None
+    if params["prior"] != "auto":
+        return "given"
+    if params.get("risk", "nnPU") == "PN":
+        return "share of positives (risk='PN')"
+    from weakfs.pu import estimate_class_prior
+
+    method = inspect.signature(estimate_class_prior).parameters["method"].default
+    with _elapsed(f"class prior ({method})", enabled=progress):
+        prior = estimate_class_prior(
+            X.to_numpy(dtype=np.float32),
+            labels,
+            unlabeled=params.get("unlabeled", "all"),
+            random_state=params.get("random_state"),
+        )
+    model.set_params(prior=prior)
+    return f"estimated from the data by estimate_class_prior, method {method!r}"

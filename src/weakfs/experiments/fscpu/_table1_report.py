@@ -1,0 +1,130 @@
+"""The FSCPU Table-1 report: FSR beside the paper, verdicts, the FSCPU-MI and sSelect notes."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from weakfs.experiments._registry import ReportContext
+from weakfs.experiments._report import (
+    TIE_TOLERANCE,
+    markdown_table,
+    ours_paper_grid,
+    paper_mean,
+    paper_verdict,
+    verdict_lines,
+)
+from weakfs.experiments.fscpu._paper import PAPER_T1
+from weakfs.experiments.fscpu._protocol import CONDITIONS, FSCPU_METHODS, METHODS_T1
+from weakfs.experiments.fscpu._report import LABEL, protocol_line, timing_table
+
+__all__ = ["write_report_t1"]
+
+SSELECT_T1_NOTE = (
+    "sSelect on this generator: its Laplacian score prefers the irrelevant columns (uniform "
+    "noise, whose min-max-scaled spread dominates the k-NN graph of all 50 columns: mean score "
+    "0.39 against 0.67 for the relevant ones on ca-10-8-1, seed 0), and with 50 labeled rows "
+    "the label-consistency term (mean NMI 0.006) is too weak to counter it, so at 10 % labeled "
+    "it keeps the 25 irrelevant columns.  The paper's sSelect is also below chance (FSR "
+    ".34-.45); where our reading of the method differs from its code is unknown "
+    "(docs/fscpu_baselines.md)."
+)
+
+
+def _paper_t1(method: str, condition: str) -> str:
+    """The paper's Table-1 value ``"mean±sd"`` of one method and condition."""
+    names = CONDITIONS
+    return PAPER_T1[method].split()[names.index(condition)]
+
+
+def _fsr(table: pd.DataFrame, method: str, condition: str) -> pd.Series:
+    """Our FSR over the runs of one method and condition."""
+    return table.loc[(table["method"] == method) & (table["condition"] == condition), "fsr"]
+
+
+def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
+    names = CONDITIONS
+    conds = [c for c in names if c in set(table["condition"])]
+    lines = [
+        "Artificial data of the paper's §5.2.1 (`weakfs.datasets.make_fscpu_synthetic`), min-max",
+        "scaled, 25 of 50 features selected, FSR = selected relevant / 25.  Each cell: ours",
+        "(mean ± sd over the runs) / paper.  Conditions `ca-RATE-NEG-POS` (cluster assumption,",
+        "labeled rate %, negative and positive clusters) and `noca-RATE` (positives = outliers).",
+        "",
+    ]
+    grid = ours_paper_grid(
+        table, ("method", METHODS_T1), ("condition", names), "fsr", _paper_t1, LABEL, digits=2
+    )
+    lines.append(markdown_table(grid))
+    entries = [(c, LABEL[m], _fsr(table, m, c), _paper_t1(m, c)) for c in conds for m in METHODS_T1]
+    lines += ["", verdict_lines(entries, digits=2)]
+    note = _fscpu_mi_note(table)
+    if note:
+        lines += ["", note]
+    if "sselect" in set(table["method"]):
+        lines += ["", SSELECT_T1_NOTE]
+    lines += ["", timing_table(table), "", protocol_line(table)]
+    return "\n".join(lines)
+
+
+def _fscpu_mi_note(table: pd.DataFrame) -> str:
+    """FSCPU-MI beside its two parts (FSCPU, semi-JMI), ours and the paper's; only for FSCPU
+    cells at the paper's settings, since its reasons are about those runs."""
+    names = CONDITIONS
+    methods = ["fscpu", "fscpu-mi", "semi-jmi"]
+    searched = table[table["method"].isin(FSCPU_METHODS)]
+    if not ((searched["n_iter"] == 3000) & (searched["clustering"] == "gmm")).all():
+        return ""
+    have = table.groupby("condition")["method"].agg(set)
+    conds = [c for c in names if c in have.index and set(methods) <= have[c]]
+    if not conds:
+        return ""
+
+    def ours(m: str, c: str) -> float:
+        return float(_fsr(table, m, c).mean())
+
+    def paper(m: str, c: str) -> float:
+        return paper_mean(_paper_t1(m, c))
+
+    def reaches(fsr, c: str) -> bool:  # FSCPU-MI at least the better of its parts, less 0.02
+        fs, mi, jmi = (fsr(m, c) for m in methods)
+        return mi >= max(fs, jmi) - 0.02 - TIE_TOLERANCE
+
+    ours_n = sum(reaches(ours, c) for c in conds)
+    paper_n = sum(reaches(paper, c) for c in conds)
+    lines = [
+        "FSCPU-MI sums FSCPU's score and semi-JMI's subset score, each divided by the sd of its "
+        "own log, so it should come near the better of the two where either carries the signal.  "
+        f"Ours reaches the better of our FSCPU and semi-JMI (less 0.02 FSR) in {ours_n} of "
+        f"{len(conds)} conditions, the paper's in {paper_n} of {len(conds)}: the paper's "
+        "FSCPU-MI stays near its FSCPU even where its semi-JMI is far higher (ca-40-8-2: "
+        "FSCPU .90, semi-JMI .98, FSCPU-MI .79), as if the clustering term weighed more in its "
+        "sum than in ours.  So ours lands above the paper mainly at 40 % labeled, where "
+        "semi-JMI is strong; the paper publishes no code, so what weighs its sum differently "
+        "is unknown."
+    ]
+    noca = [c for c in conds if c.startswith("noca")]
+    if noca:
+
+        def verdict(m: str, c: str) -> str:  # "not run" where the method has no cells
+            return paper_verdict(_fsr(table, m, c), _paper_t1(m, c))
+
+        parts = [
+            f"{c}: FSCPU {ours('fscpu', c):.2f} / {paper('fscpu', c):.2f} "
+            f"({verdict('fscpu', c)}), semi-JMI {ours('semi-jmi', c):.2f} / "
+            f"{paper('semi-jmi', c):.2f}"
+            for c in noca
+        ]
+        text = "Without the cluster assumption, ours / paper: " + "; ".join(parts) + "."
+        differ = [c for c in noca if verdict("fscpu", c) != "within"]
+        checks = ["semi-jmi", "kbest", "lasso", "dt-rfe"]
+        matched = [LABEL[m] for m in checks if all(verdict(m, c) == "within" for c in noca)]
+        if differ and len(matched) == len(checks):
+            text += (
+                f"  {', '.join(matched[:-1])} and {matched[-1]} match the paper there, so the data "
+                "follow its description; the GMM choices the paper leaves open (initialisation, "
+                "tolerance, iteration cap; docs/fscpu.md) decide how ten components split the "
+                f"outlier shell and are the likely source of FSCPU's difference on "
+                f"{' and '.join(differ)}, unverified."
+            )
+        lines.append(text)
+    return "\n\n".join(lines)

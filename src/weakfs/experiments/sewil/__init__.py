@@ -1,0 +1,38 @@
+"""``weakfs reproduce sewil-tables``: SEW-IL Tables 2, 3 and 4 on the datasets available locally.
+
+Protocol (paper §4, Table 1): per split, a stratified test set of ``n_t`` rows, then ``l`` labeled
+and ``u`` unlabeled training rows (stratified); a selector runs on the training rows (unlabeled
+ones coded ``-1``); self-learning (SLA, 200 trees) is retrained on the selected features and scored
+on the unlabeled training rows (ACC-U) and on the test rows (ACC-T).
+
+Cells are (table, dataset, method, seed):
+
+* ``t2``: method ``criteria`` -- 40 random subsets of ``floor(sqrt(d))`` features (the FSGA
+  initialisation); each criterion (OOB, TB, CB, CBIL) picks its best subset; GT is the best ACC-U
+  among the 40 subsets (SLA run on each).
+* ``t3``: ``fss``, ``cga``, ``fsga`` -- SEW-IL (CBIL) with the three search strategies.
+* ``t4``: ``rlsr``, ``sfs``, ``ssls``, ``cotfss``, ``sewil`` (= FSGA with CBIL, shared with t3).
+
+Options (``--set key=value``): ``n_jobs`` (inside a cell, default 1), ``n_estimators`` (default
+200), ``tables`` (e.g. ``t3,t4``; default all three), ``runs_by_method`` (e.g. ``rlsr:20,sfs:20``:
+those methods get their own number of splits, the others ``--runs``).
+"""
+
+from weakfs.experiments._registry import Experiment
+from weakfs.experiments.sewil._cells import VERSION, load_split, make_cells, run_cell
+from weakfs.experiments.sewil._protocol import SPLITS
+from weakfs.experiments.sewil._report import write_report
+
+__all__ = ["EXPERIMENT", "SPLITS", "load_split"]
+
+TITLE = "SEW-IL: Tables 2, 3 and 4 (criteria, search strategies, state of the art)"
+EXPERIMENT = Experiment(
+    "sewil-tables",
+    TITLE,
+    make_cells,
+    run_cell,
+    write_report,
+    20,
+    __doc__ or "",
+    version=VERSION,
+)
