@@ -98,3 +98,45 @@ def test_bad_input(cls):
     X[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         cls(n_features_to_select=2).fit(X, s)
+
+
+def test_semi_jmi_computes_only_the_pair_columns_it_needs(monkeypatch):
+    """JMI needs I(X_i, X_j; s) only for the selected j: 2 passes (both codings of the pair, as
+    the symmetric matrix averages them) per selected feature, never the d x d matrix."""
+    from weakfs import _information
+
+    rng = np.random.RandomState(0)
+    X = rng.rand(60, 400)
+    s = (X[:, 7] > 0.6).astype(int)
+    passes = []
+    real = _information.EncodedColumns.joint_mutual_information
+
+    def counting(self, j, y, **kwargs):
+        passes.append(j)
+        return real(self, j, y, **kwargs)
+
+    monkeypatch.setattr(_information.EncodedColumns, "joint_mutual_information", counting)
+    monkeypatch.setattr(_information, "jmi_pair_matrix", None)  # the whole matrix is not used
+    sel = SemiJMISelector(n_features_to_select=5).fit(X, s)
+    assert len(passes) == 2 * 5 and sel.pair_columns_.shape == (400, 5)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_semi_jmi_pair_columns_are_the_pair_matrix_columns_bit_for_bit(seed):
+    X, s = _data(seed, d=9)
+    sel = SemiJMISelector(n_features_to_select=4).fit(X, s)
+    M = jmi_pair_matrix(discretize(X), s)
+    np.testing.assert_array_equal(sel.pair_columns_, M[:, sel.ranking_])
+    np.testing.assert_array_equal(sel.relevance_, np.diag(M))
+
+
+def test_mrmr_without_binning_takes_every_distinct_value_as_a_category():
+    X, s = _data(0, n=80, d=5)
+    X = np.round(X, 1)  # a handful of distinct values per column
+    sel = MRMRSelector(n_features_to_select=3, n_bins=None).fit(X, s)
+    assert sel.ranking_.tolist() == naive_mrmr(X, s, 3)
+    # with floats every row is its own category: the plug-in relevance is H(s) for every column
+    rng = np.random.RandomState(1)
+    Xf = rng.rand(80, 4)
+    rel = MRMRSelector(n_features_to_select=2, n_bins=None).fit(Xf, s).relevance_
+    np.testing.assert_allclose(rel, rel[0])

@@ -41,9 +41,11 @@ n_features_to_select : int, float or None, default=None
     Features to keep: an int, a fraction in (0, 1] (rounded up) or ``None`` (half, rounded
     up), as everywhere in weakfs.""",
     "n_bins": """\
-n_bins : int, default=5
+n_bins : int or None, default=5
     Equal-width bins per column for the mutual-information estimates; a column with at most
-    ``n_bins`` distinct values keeps its values.""",
+    ``n_bins`` distinct values keeps its values.  ``None``: no binning, every distinct value of
+    a column is its own category (what the reference mRMR implementations do with
+    floating-point input).""",
     "allow_fully_labeled": """\
 allow_fully_labeled : bool, default=False
     Accept a ``y`` without any ``-1`` (the method then runs as a supervised one).  By default

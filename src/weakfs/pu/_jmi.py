@@ -16,11 +16,12 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
+from scipy import sparse
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from weakfs._docstrings import fill_doc
-from weakfs._information import discretize, jmi_pair_matrix, mutual_information_columns
+from weakfs._information import EncodedColumns, discretize
 from weakfs._labels import check_pu_target
 from weakfs._selection import RankingSelector
 from weakfs._validation import check_n_features_to_select, validate_X_y
@@ -40,7 +41,7 @@ class _InfoSelector(RankingSelector):
             Interval(numbers.Real, 0, 1, closed="right"),
             None,
         ],
-        "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
+        "n_bins": [Interval(numbers.Integral, 2, None, closed="left"), None],
     }
 
     def __sklearn_tags__(self):
@@ -52,6 +53,8 @@ class _InfoSelector(RankingSelector):
         X, y = validate_X_y(self, X, y, accept_sparse=["csc", "csr"])
         s = check_pu_target(self, y)
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
+        if self.n_bins is None:  # every distinct value its own category
+            return (X.toarray() if sparse.issparse(X) else np.asarray(X)), s, k
         return discretize(X, self.n_bins), s, k
 
 
@@ -73,8 +76,13 @@ class SemiJMISelector(_InfoSelector):
         Selected features in selection order.
     scores_ : ndarray of shape (n_features,)
         The criterion value at which each selected feature was chosen (``-inf`` for the rest).
-    pair_matrix_ : ndarray of shape (n_features, n_features)
-        ``I(X_i, X_j; s)`` (diagonal ``I(X_i; s)``), nats.
+    relevance_ : ndarray of shape (n_features,)
+        ``I(X_i; s)`` in nats.
+    pair_columns_ : ndarray of shape (n_features, n_selected)
+        ``I(X_i, X_j; s)`` in nats for every feature ``i`` and each selected feature ``j``
+        (``ranking_`` order), the ``relevance_`` on its own row: the columns of the pair
+        matrix that JMI needs, computed in time linear in the number of features for each
+        selected one (the whole matrix would be quadratic).
 
     Examples
     --------
@@ -85,7 +93,7 @@ class SemiJMISelector(_InfoSelector):
     [False, False, True, False]
     """
 
-    def __init__(self, n_features_to_select: int | None = None, *, n_bins: int = 5):
+    def __init__(self, n_features_to_select: int | None = None, *, n_bins: int | None = 5):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
 
@@ -93,22 +101,27 @@ class SemiJMISelector(_InfoSelector):
     def fit(self, X, y):
         codes, s, k = self._prepare(X, y)
         d = codes.shape[1]
-        M = jmi_pair_matrix(codes, s)
-        self.pair_matrix_ = M
+        encoded = EncodedColumns(codes)
+        rel = encoded.mutual_information(s)
         scores = np.full(d, -np.inf)
         chosen = np.zeros(d, dtype=bool)
-        first = _argmax_low(np.diag(M).copy(), ~chosen)
+        first = _argmax_low(rel, ~chosen)
         order = [first]
         chosen[first] = True
-        scores[first] = M[first, first]
-        acc = M[:, first].copy()
+        scores[first] = rel[first]
+        # only the columns of the pair matrix for the chosen features (k x d, not d x d)
+        columns = [encoded.jmi_pair_column(first, s, rel)]
+        acc = columns[0].copy()
         acc[first] = 0.0
         for _ in range(k - 1):
             j = _argmax_low(acc, ~chosen)
             order.append(j)
             chosen[j] = True
             scores[j] = acc[j]
-            acc += M[:, j]
+            columns.append(encoded.jmi_pair_column(j, s, rel))
+            acc += columns[-1]
+        self.relevance_ = rel
+        self.pair_columns_ = np.column_stack(columns)
         return self._keep_first(order, len(order), d, scores=scores)
 
 
@@ -148,7 +161,11 @@ class MRMRSelector(_InfoSelector):
     }
 
     def __init__(
-        self, n_features_to_select: int | None = None, *, n_bins: int = 5, miq_eps: float = 0.01
+        self,
+        n_features_to_select: int | None = None,
+        *,
+        n_bins: int | None = 5,
+        miq_eps: float = 0.01,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
@@ -158,7 +175,8 @@ class MRMRSelector(_InfoSelector):
     def fit(self, X, y):
         codes, s, k = self._prepare(X, y)
         d = codes.shape[1]
-        rel = mutual_information_columns(codes, s, base=np.e)
+        encoded = EncodedColumns(codes)
+        rel = encoded.mutual_information(s)
         self.relevance_ = rel
         scores = np.full(d, -np.inf)
         chosen = np.zeros(d, dtype=bool)
@@ -166,7 +184,7 @@ class MRMRSelector(_InfoSelector):
         order = [first]
         chosen[first] = True
         scores[first] = rel[first]
-        red_sum = mutual_information_columns(codes, codes[:, first], base=np.e)
+        red_sum = encoded.mutual_information(codes[:, first])
         for step in range(1, k):
             quotient = rel / (red_sum / step + self.miq_eps) if self.miq_eps > 0 else None
             if quotient is None:
@@ -176,5 +194,5 @@ class MRMRSelector(_InfoSelector):
             order.append(j)
             chosen[j] = True
             scores[j] = quotient[j]
-            red_sum += mutual_information_columns(codes, codes[:, j], base=np.e)
+            red_sum += encoded.mutual_information(codes[:, j])
         return self._keep_first(order, len(order), d, scores=scores)
