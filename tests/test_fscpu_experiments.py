@@ -7,7 +7,7 @@ import pytest
 
 from weakfs.experiments._registry import ReportContext, RunConfig, get
 from weakfs.experiments.fscpu import EXPERIMENTS, load_table3, select_features
-from weakfs.experiments.fscpu._protocol import METHODS_T1
+from weakfs.experiments.fscpu._protocol import DATASETS_T3, METHODS_T1
 from weakfs.plotting import plot_theta_history
 from weakfs.pu import FSCPUSelector
 
@@ -19,7 +19,7 @@ def test_registered_and_cells():
     cells = EXPERIMENTS["fscpu-table1"].make_cells(RunConfig(runs=1, quick=True))
     assert len(cells) == 10 * len(METHODS_T1) and cells[0]["n_iter"] == 20
     cells3 = EXPERIMENTS["fscpu-table3"].make_cells(
-        RunConfig(runs=2, methods=["lasso"], options={"n_iter": 7})
+        RunConfig(runs=2, datasets=DATASETS_T3, methods=["lasso"], options={"n_iter": 7})
     )
     assert len(cells3) == 3 * 2 and cells3[0]["n_iter"] == 7 == cells3[0]["lgbm_opt_iter"]
 
@@ -265,3 +265,129 @@ def test_table1_mixture_cells_are_recomputed_and_baseline_cells_kept():
     assert (
         "version" not in kmeans and exp.versioned({**kmeans, "clustering": "gmm"})["version"] == 2
     )
+
+
+# ----------------------------------------------------------------------------------------------
+# the Table-3 ablations: RT-IoT2022 builds at fixed k, LightGBM on all features
+# ----------------------------------------------------------------------------------------------
+
+
+def test_table3_ablation_cells():
+    from weakfs.experiments.fscpu._cells import ablation_ks
+    from weakfs.experiments.fscpu._protocol import DATASETS_T3_ABLATION, RT_IOT_BUILDS
+
+    cells = EXPERIMENTS["fscpu-table3"].make_cells(RunConfig(runs=2))
+    main = [c for c in cells if c["dataset"] in DATASETS_T3 and "all-features" not in c["method"]]
+    assert all("n_select" not in c for c in main)  # the paper's table: ceil(d/2), keys unchanged
+    builds = [c for c in cells if c["dataset"] in DATASETS_T3_ABLATION]
+    assert {c["method"] for c in builds} == {"lasso", "kbest", "all-features"}
+    assert ablation_ks("rt_iot2022-79") == [34, 40] and ablation_ks("rt_iot2022-onehot") == [
+        34,
+        40,
+        47,
+    ]
+    for d in DATASETS_T3_ABLATION:
+        ks = {c["n_select"] for c in builds if c["dataset"] == d and c["method"] == "lasso"}
+        assert ks == set(ablation_ks(d)) and set(RT_IOT_BUILDS) >= {d.partition("-")[2]}
+    pn = {c["dataset"] for c in cells if c["method"] == "all-features-pn"}
+    assert pn == set(DATASETS_T3)
+    # a build and FSCPU named on the command line: FSCPU at the ablation's k
+    named = EXPERIMENTS["fscpu-table3"].make_cells(
+        RunConfig(runs=1, datasets=["rt_iot2022-67"], methods=["fscpu"])
+    )
+    assert [(c["method"], c["n_select"]) for c in named] == [("fscpu", 34), ("fscpu", 40)]
+
+
+def test_table3_committed_cells_keep_their_keys():
+    """The ablation adds cells: every committed current cell is still one of the run's."""
+    from pathlib import Path
+
+    from weakfs.experiments._runner import cell_key
+
+    exp = EXPERIMENTS["fscpu-table3"]
+    stored = pd.read_csv(Path(__file__).parents[1] / "results" / "fscpu-table3.csv")
+    current = set(stored.loc[stored["superseded"].ne(True), "cell_key"])
+    keys = {cell_key(exp.versioned(c)) for c in exp.make_cells(RunConfig(runs=10))}
+    assert current <= keys
+
+
+def test_drop_redundant_columns():
+    from weakfs.experiments.fscpu._data import drop_redundant_columns
+
+    rng = np.random.RandomState(0)
+    a = rng.rand(200)
+    frame = pd.DataFrame(
+        {
+            "a": a,
+            "const": np.ones(200),
+            "rare": np.r_[np.zeros(199), 1.0],  # most frequent value on 99.5 % of the rows
+            "a_scaled": 3 * a + 1,  # a near-duplicate of a: dropped, a kept
+            "b": rng.rand(200),
+        }
+    )
+    kept = drop_redundant_columns(frame, max_top_share=0.99, max_abs_corr=0.999)
+    assert list(kept.columns) == ["a", "b"]
+
+
+@pytest.mark.needs_data("rt_iot2022")
+def test_rt_iot_builds_have_their_columns():
+    from weakfs.datasets import load
+    from weakfs.experiments.fscpu._data import rt_iot_build
+    from weakfs.experiments.fscpu._protocol import RT_IOT_BUILDS
+
+    X, y = load("rt_iot2022")
+    X = X.loc[(y != "DOS_SYN_Hping").to_numpy()]
+    for build, d in RT_IOT_BUILDS.items():
+        assert rt_iot_build(X, build).shape == (28458, d), build
+    main, _ = load_table3("rt_iot2022")
+    np.testing.assert_array_equal(main, rt_iot_build(X, "79").to_numpy(dtype=float))
+    assert "id.orig_p" in rt_iot_build(X, "81") and "proto_tcp" in rt_iot_build(X, "onehot")
+
+
+def test_table3_cell_with_fixed_k_and_all_features():
+    exp = EXPERIMENTS["fscpu-table3"]
+    base = {"dataset": "ionosphere", "seed": 0, "n_iter": 3, "clustering": "kmeans"}
+    base |= {"rfe_step": 5, "n_jobs": 1, "lgbm_opt_iter": 3}
+    fixed = exp.run_cell({**base, "method": "kbest", "n_select": 5})
+    assert fixed["k"] == 5 and fixed["n_labeled"] == 9
+    every = exp.run_cell({**base, "method": "all-features"})
+    assert every["k"] == every["n_features"] == 34 and every["n_labeled"] == 9
+    truth = exp.run_cell({**base, "method": "all-features-pn"})
+    assert truth["n_labeled"] == 126 - 31  # every training positive: the true labels
+
+
+def _t3_table(lasso_auc: float, pu_auc: float, pn_auc: float) -> pd.DataFrame:
+    """A synthetic fscpu-table3 table: main cells, the builds' Lasso/K-Best, all features."""
+    cells = EXPERIMENTS["fscpu-table3"].make_cells(RunConfig(runs=5))
+    rng = np.random.RandomState(0)
+    rows = []
+    for c in cells:
+        auc = rng.uniform(0.78, 0.82)
+        if c.get("n_select") == 34 and c["dataset"] == "rt_iot2022-67" and c["method"] == "lasso":
+            auc = lasso_auc
+        if c["method"] == "all-features":
+            auc = pu_auc
+        if c["method"] == "all-features-pn":
+            auc = pn_auc
+        rows.append(
+            {**c, "auc": auc, "select_seconds": 0.1, "n_features": 57, "k": 29, "n_labeled": 40}
+        )
+    return pd.DataFrame(rows).assign(seconds=1.0)
+
+
+def test_table3_ablation_report_conclusions(tmp_path):
+    from weakfs.experiments.fscpu._table3_ablation_report import ablation_sections, main_cells
+
+    exp = EXPERIMENTS["fscpu-table3"]
+    ctx = ReportContext(tmp_path, "fscpu-table3", RunConfig(), "weakfs reproduce fscpu-table3")
+    table = _t3_table(lasso_auc=0.98, pu_auc=0.80, pn_auc=0.97)
+    text = exp.write_report(table, ctx)
+    # the paper's table is written from its own cells only, the ablations after it
+    assert text.startswith(exp.write_report(main_cells(table), ctx))
+    assert "`67` at k = 34 brings Lasso to about the paper's 0.983" in text
+    assert "the labeling protocol sets it" in text
+    low = "\n".join(ablation_sections(_t3_table(lasso_auc=0.90, pu_auc=0.80, pn_auc=0.82)))
+    assert "No build brings Lasso to about the paper's 0.983" in low
+    assert "the downstream model sets it" in low
+    high = "\n".join(ablation_sections(_t3_table(lasso_auc=0.90, pu_auc=0.87, pn_auc=0.97)))
+    assert "spambase: all features 0.870" in high and "the selection does" in high

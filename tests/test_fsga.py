@@ -184,3 +184,49 @@ def test_length_mutation_changes_subset_sizes_only_when_asked():
         ToyObjective(), random_state=0
     )
     assert len(set(grown.population.sum(axis=1))) > 1
+
+
+class SmallIsBetter(ToyObjective):
+    """Fitness = -size: without a floor the length mutation shrinks every candidate to one."""
+
+    def evaluate(self, masks):
+        return -masks.sum(axis=1).astype(float), masks * 1.0
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3])
+def test_bounded_length_mutation_changes_a_length_by_at_most_the_bound(bound):
+    d, n0 = 30, 6
+    fsga = FSGA(length_mutation=True, max_length_change=bound, mutation_prob=1.0)
+    rng = np.random.RandomState(0)
+    allowed = np.ones(d, dtype=bool)
+    changes = set()
+    for _ in range(300):
+        child = np.zeros(d, dtype=bool)
+        size = int(rng.randint(1, 12))
+        child[rng.choice(d, size, replace=False)] = True
+        out = fsga._mutate(child, allowed, 3, rng, n0)
+        change = int(out.sum()) - size
+        changes.add(change)
+        assert abs(change) <= bound
+        if change < 0:  # a shrink stops at the floor n0 - bound
+            assert out.sum() >= max(1, n0 - bound)
+    assert min(changes) < 0 < max(changes)  # it does grow and shrink
+
+
+def test_bounded_length_mutation_cannot_collapse_the_population():
+    d = 36
+    n0 = int(np.floor(np.sqrt(d)))
+    kw = dict(n_generations=8, relevance_test=False, final="best", length_mutation=True)
+    free = FSGA(**kw).run(SmallIsBetter(d), random_state=0)
+    assert free.population.sum(axis=1).min() == 1  # unbounded: collapses to one feature
+    bounded = FSGA(**kw, max_length_change=2).run(SmallIsBetter(d), random_state=0)
+    assert bounded.population.sum(axis=1).min() >= n0 - 2
+    with pytest.raises(ValueError, match="max_length_change"):
+        FSGA(max_length_change=0).run(ToyObjective())
+
+
+def test_max_length_change_is_ignored_without_length_mutation():
+    kw = dict(n_generations=3, relevance_test=False, final="best")
+    a = FSGA(**kw).run(ToyObjective(), random_state=1)
+    b = FSGA(**kw, max_length_change=2).run(ToyObjective(), random_state=1)
+    np.testing.assert_array_equal(a.population, b.population)

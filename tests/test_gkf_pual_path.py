@@ -230,3 +230,37 @@ def test_path_param_errors(estimator, path_param, match):
     grid = {"lambda1": [0.1, 1.0], "lambda2": [0.1]}
     with pytest.raises(ValueError, match=match):
         PUGridGreedySearch(estimator, grid, path_param=path_param).fit(X, s)
+
+
+def test_too_many_features_points_to_the_prefilter_and_the_prefilter_screens_by_relevance():
+    """256 features refused with no way out (about 25 GB); now the message offers the
+    documented screening, which keeps the features of largest I(X_j; s)."""
+    from weakfs._information import EncodedColumns, discretize
+    from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(150, 256))
+    y = (X[:, 0] ** 2 + X[:, 1] ** 2 > 1.4).astype(int)
+    s = y * (rng.uniform(size=150) < 0.6)
+    with pytest.raises(ValueError, match=r"prefilter=\d+\) \(or prefilter='auto'"):
+        GKFPUALSelector(n_features_to_select=2).fit(X, s)
+    est = GKFPUALClassifier(C2=0.3, lambda2=0.01, sigma=1e-3)
+    sel = GKFPUALSelector(est, n_features_to_select=2, prefilter=6, n_lambdas=10).fit(X, s)
+    relevance = EncodedColumns(discretize(X, 5)).mutual_information(s)
+    assert set(np.flatnonzero(sel.screened_)) == set(np.argsort(-relevance, kind="stable")[:6])
+    assert sel.get_support().sum() == 2 and not (sel.get_support() & ~sel.screened_).any()
+    with pytest.raises(ValueError, match="more than the 6 features the prefilter keeps"):
+        GKFPUALSelector(est, n_features_to_select=7, prefilter=6).fit(X, s)
+
+
+def test_auto_prefilter_leaves_small_problems_as_the_paper_has_them():
+    from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
+
+    rng = np.random.RandomState(1)
+    X = rng.normal(size=(120, 6))
+    s = ((X[:, 0] > 0.5) & (rng.uniform(size=120) < 0.6)).astype(int)
+    est = GKFPUALClassifier(C2=0.3, lambda2=0.01, sigma=1e-3)
+    auto = GKFPUALSelector(est, n_features_to_select=2, prefilter="auto", n_lambdas=10).fit(X, s)
+    plain = GKFPUALSelector(est, n_features_to_select=2, n_lambdas=10).fit(X, s)
+    assert auto.screened_ is None
+    np.testing.assert_array_equal(auto.get_support(), plain.get_support())

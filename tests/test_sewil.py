@@ -51,7 +51,7 @@ def test_same_result_for_any_n_jobs():
     pd.testing.assert_frame_equal(a.history_, b.history_)
 
 
-@pytest.mark.parametrize("criterion", ["cbil", "cb", "oob", "tb"])
+@pytest.mark.parametrize("criterion", ["cbil", "cbil-beta", "cb", "oob", "tb", "tb-printed"])
 def test_every_criterion_runs(criterion):
     X, _, y_semi = _data(2)
     sel = SEWILSelector(criterion=criterion, random_state=0, **FAST).fit(X, y_semi)
@@ -134,3 +134,40 @@ def test_input_not_modified():
     SEWILSelector(random_state=0, **FAST).fit(X, y_semi)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y_semi, y0)
+
+
+def test_bounded_length_mutation_option():
+    X, _, y_semi = _data(4)
+    sel = SEWILSelector(length_mutation=True, max_length_change=1, random_state=0, **FAST).fit(
+        X, y_semi
+    )
+    n0 = int(np.floor(np.sqrt(X.shape[1])))
+    assert sel.support_.sum() >= n0 - 1
+    with pytest.raises(ValueError, match="max_length_change"):
+        SEWILSelector(max_length_change=0, **FAST).fit(X, y_semi)
+
+
+@pytest.mark.parametrize("forest", ["sklearn", "weakfs"])
+def test_oob_fitness_is_the_out_of_bag_accuracy(forest):
+    # the fsga-oob arm's fitness (minus the OOB error) is the out-of-bag accuracy on labeled +
+    # pseudo-labeled rows up to the constant 1, which no search step depends on; with
+    # scikit-learn's forest it is exactly the oob_score_ the authors' TSLA-FSGA maximises
+    from sklearn.ensemble import RandomForestClassifier
+
+    from weakfs.semi_supervised import ForestSubsetObjective, make_forest
+
+    X, y, y_semi = _data(5, n=90, d=8)
+    mask = np.zeros(8, dtype=bool)
+    mask[[0, 1, 5]] = True
+    obj = ForestSubsetObjective(
+        X, y, y_semi != -1, "oob", n_estimators=40, seed=3, n_jobs=1, forest=forest
+    )
+    cols = np.flatnonzero(mask)
+    Xc = X[:, cols].astype(np.float32)
+    if forest == "sklearn":
+        rf = RandomForestClassifier(40, random_state=3, oob_score=True).fit(Xc, y)
+        expected = rf.oob_score_
+    else:
+        rf = make_forest("weakfs", 40, 3, 1).fit(Xc, y)
+        expected = np.mean(rf.oob_decision_function_.argmax(axis=1) == y)
+    assert 1 + obj(mask) == pytest.approx(expected)

@@ -96,3 +96,81 @@ def test_get_criterion():
         get_criterion("nope")
     with pytest.raises(TypeError):
         get_criterion(3)
+
+
+def _reference_tb_printed(votes, n_grid=50):
+    """The transductive bound with theta = 0 as the authors' loops compute it (I and M over all
+    rows with v_k < gamma), one row at a time."""
+    n_u, n_classes = votes.shape
+    pred = votes.argmax(axis=1)
+    matrix = np.zeros((n_classes, n_classes))
+    for i in range(n_classes):
+        li = votes[:, i].sum()
+        for k in range(n_classes):
+            if i == k or li <= 0:
+                continue
+            seen = []
+            for m in range(n_grid):
+                gamma = (m + 1) / n_grid
+                big_i = sum(votes[x, i] for x in range(n_u) if votes[x, k] < gamma) / li
+                big_k = sum(votes[x, i] * votes[x, k] for x in range(n_u) if pred[x] == k) / li
+                big_m = sum(votes[x, i] * votes[x, k] for x in range(n_u) if votes[x, k] < gamma)
+                seen.append(big_i + max(big_k - big_m / li, 0.0) / gamma)
+                if m > 3 and seen[-1] > seen[-2] and seen[-2] >= seen[-3]:
+                    break
+            matrix[i, k] = min(seen)
+    return float(votes.sum(axis=0) @ matrix.sum(axis=1) / n_u)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_printed_transductive_bound_against_the_loops(seed):
+    votes = np.random.RandomState(seed).dirichlet([0.6, 0.6, 0.6], size=12)
+    assert transductive_bound(votes, sums="all") == pytest.approx(_reference_tb_printed(votes))
+    # the restricted sums (our default) differ from the printed ones
+    assert transductive_bound(votes) != pytest.approx(transductive_bound(votes, sums="all"))
+    with pytest.raises(ValueError, match="sums"):
+        transductive_bound(votes, sums="some")
+
+
+def test_printed_tb_counts_the_rows_of_other_predictions():
+    # rows (0.9, 0.1) and (0.2, 0.8): for i = 0, k = 1 the printed I, M also count row 1
+    # (v_1 = 0.1 < gamma); the minimum over the grid is at gamma = 0.8 (row 2 counted from 0.82)
+    v = np.array([[0.9, 0.1], [0.2, 0.8]])
+    k01, m01 = 0.2 * 0.8 / 1.1, 0.9 * 0.1 / 1.1
+    b01 = 0.9 / 1.1 + (k01 - m01) / 0.8
+    # i = 1, k = 0: K = .1 * .9 / .9; below gamma = .92 only row 2 (v_0 = .2) counts:
+    # I = .8 / .9, M = .16 / .9 > K, so the bound is I; before (gamma <= .2) it is K / gamma
+    b10 = min(0.1 / 0.2, 0.8 / 0.9)
+    assert transductive_bound(v, sums="all") == pytest.approx((1.1 * b01 + 0.9 * b10) / 2)
+
+
+def test_criteria_by_name():
+    beta = get_criterion("cbil-beta")
+    assert isinstance(beta, CBILCriterion) and beta.correction == "beta"
+    assert beta.name == "cbil-beta" and get_criterion("cbil").name == "cbil"
+    printed = get_criterion("tb-printed")
+    assert isinstance(printed, TransductiveBoundCriterion) and printed.sums == "all"
+    assert printed.name == "tb-printed" and get_criterion("tb").sums == "predicted"
+    assert TransductiveBoundCriterion(sums="all")(
+        ForestEvidence(V2, np.array([0, 1]), np.array([True, True]), unlabeled_votes=V2)
+    ) == pytest.approx(transductive_bound(V2, sums="all"))
+    with pytest.raises(ValueError, match="sums"):
+        TransductiveBoundCriterion(sums="nope")
+
+
+def test_cbil_beta_is_the_c_bound_without_label_errors():
+    # every labeled row predicted right out of bag: p = I, so beta = 1 (Proposition 2.3) and
+    # CBIL with beta is the plain C-bound, while Theorem 2.4's gamma = K divides by K
+    oob = np.array([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1]])
+    ev = ForestEvidence(oob, np.array([0, 1, 2, 0]), np.array([True, True, True, False]))
+    np.testing.assert_array_equal(ev.mislabeling(), np.eye(3))
+    assert get_criterion("cbil-beta")(ev) == pytest.approx(CBoundCriterion()(ev))
+    mu1, mu2 = margin_moments(oob)
+    assert get_criterion("cbil")(ev) == pytest.approx(1 - mu1**2 / mu2 / 3)
+
+
+def test_beta_never_exceeds_gamma():
+    rng = np.random.RandomState(0)
+    for _ in range(50):
+        p = rng.dirichlet(np.ones(4), size=4).T  # columns sum to 1, as P(Yhat = i | Y = j)
+        assert cbil(V2, p, correction="beta") <= cbil(V2, p) + 1e-12

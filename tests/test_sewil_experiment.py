@@ -155,3 +155,161 @@ def test_table2_names_the_deviation_where_tb_is_above_the_paper():
     assert "TB is above the paper on Protein" in text
     row["tb_acc_u"] = 0.45
     assert "TB is above" not in _table2(pd.DataFrame([row]))
+
+
+def test_arms_and_tb_printed_cells_only_when_asked():
+    from weakfs.experiments.sewil._cells import VERSION
+    from weakfs.experiments.sewil._protocol import ARM_METHODS, TB_PRINTED_METHOD
+
+    default = make_cells(RunConfig(runs=1, datasets=["Isolet"]))
+    assert not {c["method"] for c in default} & {*ARM_METHODS, TB_PRINTED_METHOD}
+    asked = make_cells(
+        RunConfig(runs=5, datasets=["Isolet", "Coil20"], methods=[*ARM_METHODS, TB_PRINTED_METHOD])
+    )
+    assert len(asked) == 5 * 2 * (len(ARM_METHODS) + 1)
+    assert sorted({c["seed"] for c in asked}) == [0, 1, 2, 3, 4]
+    versions = {c["method"]: VERSION(c) for c in asked}
+    assert versions[TB_PRINTED_METHOD] == 3 and versions["fsga-oob"] == 2
+    # the committed cells keep their versions (and so their keys)
+    assert VERSION({"method": "fsga"}) == 2 and VERSION({"method": "criteria"}) == 3
+    t2_only = make_cells(
+        RunConfig(runs=1, datasets=["Isolet"], methods=["fsga-cb", TB_PRINTED_METHOD],
+                  options={"tables": "t2"})
+    )  # fmt: skip
+    assert [c["method"] for c in t2_only] == [TB_PRINTED_METHOD]
+
+
+@pytest.mark.needs_data("mice_protein")
+def test_fsga_cbil_arm_is_the_fsga_cell_and_records_the_wrapper():
+    from weakfs.experiments.sewil._cells import run_cell
+
+    cell = {"dataset": "Protein", "seed": 1, "quick": True, "n_jobs": 1, "n_estimators": 5}
+    fsga = run_cell({**cell, "method": "fsga"})
+    arm = run_cell({**cell, "method": "fsga-cbil"})
+    for key in ("acc_u", "acc_t", "n_features", "history", "n_evaluations"):
+        assert arm[key] == fsga[key]
+    assert 0.0 <= arm["pseudo_label_accuracy"] <= 1.0
+    assert 0.0 < arm["pseudo_label_share"] <= 1.0
+    assert 0.0 <= arm["criterion_value"] <= 1.0
+    assert 1.0 <= arm["mislabeling_beta"] <= arm["mislabeling_gamma"] <= 8.0
+    bounded = run_cell({**cell, "method": "fsga-lenmut-bounded"})
+    assert bounded["max_length_change"] == 2  # floor(floor(sqrt(77)) / 4)
+
+
+@pytest.mark.needs_data("mice_protein")
+def test_tb_printed_cell_repeats_the_criteria_cell():
+    from weakfs.experiments.sewil._cells import run_cell
+
+    cell = {"dataset": "Protein", "seed": 0, "quick": True, "n_jobs": 1, "n_estimators": 5}
+    old = run_cell({**cell, "method": "criteria"})
+    new = run_cell({**cell, "method": "criteria-tb-printed"})
+    for key in ("gt_acc_u", "oob_acc_u", "tb_acc_u", "cb_acc_u", "cbil_acc_u", "n_features"):
+        assert new[key] == old[key]
+    assert 0.0 <= new["tb_printed_acc_u"] <= new["gt_acc_u"]
+    assert -1.0 <= new["tb_printed_rho"] <= 1.0 and 0 <= new["gt_index"] < new["n_subsets"]
+
+
+def _arm_rows():
+    rows = []
+    for seed in range(5):
+        for ds, base in (("Isolet", 0.78), ("Coil20", 0.93)):
+            cell = {"dataset": ds, "seed": seed, "n_features": 40}
+            for arm, shift in (("fsga-cbil", 0.0), ("fsga-oob", 0.04), ("fsga-cb", -0.01)):
+                rows.append(
+                    {
+                        **cell,
+                        "method": arm,
+                        "acc_u": base + shift + seed / 1000,
+                        "criterion_value": 0.5,
+                        "pseudo_label_accuracy": 0.8,
+                    }
+                )
+            rows.append({**cell, "method": "fsga", "acc_u": base + seed / 1000})
+            rows.append({**cell, "method": "rlsr", "acc_u": base + 0.03, "n_features": 73})
+    return pd.DataFrame(rows)
+
+
+def test_arm_report_helpers_on_a_made_up_table():
+    from weakfs.experiments.sewil._arms_report import (
+        arm_summary,
+        arm_table,
+        arms_conclusion,
+        arms_section,
+    )
+
+    table = _arm_rows()
+    rows = arm_table(table)
+    assert list(rows["arm"][:3]) == ["fsga-cbil", "fsga-cb", "fsga-oob"]  # protocol order
+    isolet = rows[rows["dataset"] == "Isolet"].set_index("arm")
+    # paper SEW-IL on Isolet .814 ± .017: 0.782 below, 0.822 within; Coil20 .941 ± .011
+    assert isolet.at["fsga-cbil", "vs paper"] == "below"
+    assert isolet.at["fsga-oob", "vs paper"] == "within"
+    assert isolet.at["fsga-oob", "ACC-U"] == "0.822 ± 0.002"
+    assert isolet.at["fsga-oob", "RLSR ours (paper)"] == "0.810 ± 0.000 (.822 ± .02)"
+    summary = arm_summary(table, rows).set_index("arm")
+    assert summary.at["fsga-oob", "reaches the paper's sd"] == 2  # Coil20 0.972: above
+    assert summary.at["fsga-oob", "above RLSR"] == 2
+    assert summary.at["fsga-cb", "above RLSR"] == 0
+    assert summary.at["fsga-oob", "ΔACC-U vs fsga-cbil"] == "+0.040 (10 splits)"
+    assert summary.at["fsga-cbil", "ΔACC-U vs fsga-cbil"] == "reference"
+    text = arms_conclusion(summary.reset_index())
+    assert "`fsga-oob` (2 of 2) reaches the paper's SEW-IL" in text
+    none = table[table["method"] != "fsga-oob"]
+    assert "no arm reaches" in arms_conclusion(arm_summary(none))
+    section = arms_section(table)
+    assert "same ACC-U and d' on 10 of the 10 splits" in section  # fsga-cbil == fsga here
+    assert arms_section(table[table["method"] == "rlsr"]) == ""
+    # the earlier unbounded variant joins the arms where it ran, never alone
+    lenmut = table[table["method"] == "fsga"].assign(method="fsga_lenmut")
+    both = arm_table(pd.concat([table, lenmut]))
+    assert list(both.loc[both["dataset"] == "Isolet", "arm"])[-1] == "fsga_lenmut"
+    assert arms_section(pd.concat([table[table["method"] == "rlsr"], lenmut])) == ""
+
+
+def test_tb_printed_report_helpers_on_a_made_up_table():
+    from weakfs.experiments.sewil._arms_report import (
+        tb_printed_conclusion,
+        tb_printed_section,
+        tb_printed_table,
+    )
+
+    rows = []
+    for seed in range(4):
+        common = {"dataset": "Protein", "seed": seed, "gt_acc_u": 0.66, "tb_acc_u": 0.66}
+        rows.append({**common, "method": "criteria", "cbil_acc_u": 0.62})
+        rows.append(
+            {
+                **common,
+                "method": "criteria-tb-printed",
+                "tb_printed_acc_u": 0.44 if seed else 0.66,
+                "tb_rho": 0.9,
+                "tb_printed_rho": -0.8,
+                "cbil_acc_u": 0.62,
+            }
+        )
+    table = pd.DataFrame(rows)
+    out = tb_printed_table(table).set_index("criterion")
+    assert out.at["TB", "picks the best"] == "4 of 4"
+    assert out.at["TB-PRINTED", "picks the best"] == "1 of 4"
+    assert out.at["TB-PRINTED", "ρ"] == -0.8
+    # paper TB on Protein .441 ± .06: 0.495 within, 0.66 above
+    assert out.at["TB", "vs paper"] == "above" and out.at["TB-PRINTED", "vs paper"] == "within"
+    text = tb_printed_conclusion(tb_printed_table(table))
+    assert "TB restricted (ours) is within the paper's TB sd on 0 of 1" in text
+    assert "TB as printed is within the paper's TB sd on 1 of 1" in text
+    assert "best subset in 1 of 4 splits and trails GT by 0.165" in text
+    section = tb_printed_section(table)
+    assert "agree on 4 of the 4 splits" in section
+    assert tb_printed_section(table[table["method"] == "criteria"]) == ""
+
+
+def test_report_of_criteria_cells_alone(tmp_path):
+    # a run of Table 2's cells only has no ACC-U column: Tables 3 and 4 say "not run"
+    rows = [
+        {"dataset": "Protein", "method": "criteria-tb-printed", "seed": s, "gt_acc_u": 0.66,
+         "tb_acc_u": 0.66, "tb_printed_acc_u": 0.44, "select_seconds": 1.0}
+        for s in range(3)
+    ]  # fmt: skip
+    ctx = ReportContext(out_dir=tmp_path, name="sewil-tables", config=RunConfig(), command="x")
+    text = write_report(pd.DataFrame(rows), ctx)
+    assert "Table 2 with the transductive bound as printed" in text

@@ -433,9 +433,11 @@ def test_experiment_quick_run_writes_report(tmp_path):
 
     config = RunConfig(quick=True, datasets=["ada"], options={"fractions": "0,0.2"})
     table = run_experiment("ufvs", config, out_dir=tmp_path, command="test")
-    assert len(table) == 4  # 2 modes x 2 cut-offs
+    assert len(table) == 6  # 3 modes (paper, zero_absent, discrete) x 2 cut-offs
     report = (tmp_path / "ufvs.md").read_text()
     assert "### ada (paper)" in report and "Against the paper's claims" in report
+    assert "## A third reading: discrete columns kept as their values (ada)" in report
+    assert "43 of them kept unbinned" in report  # 41 0/1 columns, 1 constant, attr17 (16)
     assert (tmp_path / "ufvs_ada_zero_absent.png").exists()
     # the path of the experiment is the library's path
     X, y = __import__("weakfs.datasets", fromlist=["load"]).load("ada")
@@ -459,3 +461,80 @@ def test_keep_discrete_and_fractional_min_count():
     a = UFVSSelector(min_count=0.1).fit(X)
     b = UFVSSelector(min_count=3).fit(X)
     assert a.min_count_ == 3 and a.selected_values_ == b.selected_values_
+
+
+def test_boolean_columns_are_never_binned():
+    """A boolean column keeps False and True even when categorical_features lists others (it
+    was binned then, its values named as intervals)."""
+    X = pd.DataFrame({"b": [True, False, True, True, False], "n": [1.0, 2, 3, 4, 5]})
+    for spec in ([], ["n"], [False, False]):
+        values = UFVSSelector(categorical_features=spec).fit(X).values_
+        assert list(values.loc[values["feature"] == "b", "value"]) == ["False", "True"], spec
+    arr = np.array([[True, False], [False, False], [True, True]])
+    values = UFVSSelector(categorical_features=[0]).fit(arr).values_
+    assert list(values["value"]) == ["False", "True", "False", "True"]
+    sel = UFVSSelector(categorical_features=["n"]).fit(X)
+    assert sel.transform(X).shape[0] == 5  # transform encodes the boolean column the same way
+
+
+def test_zero_one_column_named_as_values_with_keep_discrete():
+    """A 0/1 numeric column: 5 equal-width bins by default (first and last bin, named as
+    intervals); keep_discrete_up_to=2 names the same two values 0 and 1, selection unchanged."""
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame({"z": rng.randint(0, 2, 40), "w": rng.randint(0, 2, 40), "c": rng.rand(40)})
+    binned = UFVSSelector(min_count=3).fit(X)
+    kept = UFVSSelector(min_count=3, keep_discrete_up_to=2).fit(X)
+    z_binned = binned.values_[binned.values_["feature"] == "z"]
+    z_kept = kept.values_[kept.values_["feature"] == "z"]
+    assert list(z_binned["value"]) == ["[0, 0.2)", "[0.8, 1]"]
+    assert list(z_kept["value"]) == ["0", "1"]
+    np.testing.assert_array_equal(z_binned["count"], z_kept["count"])
+    assert binned.selected_counts_.tolist() == kept.selected_counts_.tolist()
+    np.testing.assert_array_equal(binned.transform(X), kept.transform(X))
+
+
+def test_experiment_discrete_mode_cells():
+    from weakfs.experiments._registry import RunConfig
+    from weakfs.experiments.ufvs._cells import make_cells
+
+    cells = make_cells(RunConfig(options={"fractions": "0,0.5"}))
+    discrete = [c for c in cells if c["mode"] == "discrete"]
+    assert {c["dataset"] for c in discrete} == {"ada", "hiva"}
+    assert all(c["keep_discrete_up_to"] == 20 for c in discrete)
+    assert all("keep_discrete_up_to" not in c for c in cells if c["mode"] != "discrete")
+    named = make_cells(RunConfig(datasets=["gina"], methods=["discrete"]))
+    assert {c["dataset"] for c in named} == {"gina"}
+
+
+def test_experiment_discrete_section_says_when_it_changes_nothing(tmp_path):
+    from weakfs.experiments._registry import ReportContext, RunConfig, get
+
+    base = {
+        "dataset": "hiva", "n_rows": 100, "n_features": 3, "n_values": 6, "n_candidates": 6,
+        "n_uncoverable": 0, "H_C": 0.5, "H_F": 2.0, "I_F_C": 0.5, "NMI_F_C": 0.4,
+        "largest_share": 0.5, "search_ms": 0.1, "selected_values": "", "seconds": 0.1,
+    }  # fmt: skip
+    rows = []
+    for mode in ("paper", "zero_absent", "discrete"):
+        for f, size in [(0.0, 4), (0.2, 2)]:
+            rows.append(
+                {
+                    **base,
+                    "mode": mode,
+                    "fraction": f,
+                    "min_count": int(100 * f),
+                    "n_selected": size,
+                    "H_S": 1.0,
+                    "I_S_C": 0.1,
+                    "NMI_S_C": 0.2,
+                }
+            )
+    table = pd.DataFrame(rows)
+    ctx = ReportContext(tmp_path, "ufvs", RunConfig(), "test")
+    text = get("ufvs").write_report(table, ctx)
+    assert "hiva: identical to mode `paper` at all 2 cut-offs" in text
+    assert "### hiva (discrete)" not in text  # no per-dataset section of its own
+    changed = table.assign(n_values=np.where(table["mode"] == "discrete", 9, 6))
+    assert "hiva: differs from mode `paper` (n_values by up to 3" in get("ufvs").write_report(
+        changed, ctx
+    )

@@ -30,8 +30,11 @@ n_jobs : int or None, default=None
     Parallel jobs through joblib (``None``: one, unless inside a ``joblib.parallel_config``
     context; ``-1``: every core).  Results do not depend on it.""",
     "verbose": """\
-verbose : bool or int, default=False
-    Show a tqdm progress bar over the long loop of the fit.""",
+verbose : bool, int or "auto", default="auto"
+    Progress of the long loop of the fit: a tqdm bar on stderr (true), nothing (false), or,
+    with ``"auto"``, one line with the estimated time and then a bar when the loop's first
+    steps say it will take more than a minute (silent otherwise).  On a first run the first
+    step compiles the numba kernels it uses; the bar says so instead of a rate.""",
     "sewil_n_features_to_select": """\
 n_features_to_select : "auto", int, float or None, default="auto"
     Features to keep.  ``"auto"``: ``ceil(d ** (2/3))``, the number SEW-IL's paper selects;
@@ -105,7 +108,7 @@ def fill_doc(obj: T) -> T:
     ...     %(verbose)s
     ...     '''
     >>> Model.__doc__.splitlines()[2].strip()
-    'verbose : bool or int, default=False'
+    'verbose : bool, int or "auto", default="auto"'
     """
     doc = obj.__doc__
     if not doc:  # python -OO strips docstrings

@@ -1,9 +1,9 @@
-"""Shared input checks, seeding and progress helpers used by every estimator."""
+"""Shared input checks and seeding used by every estimator."""
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import numpy as np
 from scipy import sparse
@@ -18,7 +18,6 @@ __all__ = [
     "check_n_features_to_select",
     "check_n_neighbors",
     "n_features_to_select_constraint",
-    "progress",
     "spawn_random_states",
     "spawn_seeds",
     "validate_X",
@@ -186,15 +185,6 @@ def spawn_seeds(random_state, n: int) -> np.ndarray:
 def spawn_random_states(random_state, n: int) -> list[np.random.RandomState]:
     """``n`` independent ``RandomState`` objects derived from ``random_state``."""
     return [np.random.RandomState(int(s)) for s in spawn_seeds(random_state, n)]
-
-
-def progress(iterable: Iterable, *, enabled: bool, total: int | None = None, desc: str = ""):
-    """Wrap ``iterable`` in a tqdm bar when ``enabled`` (library calls default to off)."""
-    if not enabled:
-        return iterable
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, total=total, desc=desc, leave=False)
 
 
 def check_n_neighbors(n_neighbors: int, n_samples: int) -> int:

@@ -18,18 +18,13 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from weakfs.cli._common import _fail, _names
+from weakfs.preprocessing._table import is_bool_column
 
 if TYPE_CHECKING:
     from weakfs.cli._select import SelectRequest
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 OUTPUT_FORMATS = {".csv": "csv", ".json": "json", **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}
-
-# a date/time string holds a 4-digit year, a clock time or a d/m/y triple
-_DATE_SHAPE = re.compile(r"\d{4}|\d:\d\d|\d[-/.]\d{1,2}[-/.]\d")
-# share of the (sampled) values of a text column that must parse as dates/times
-_DATE_SHARE = 0.5
-_DATE_SAMPLE = 500
 
 
 def _has_parquet_engine() -> bool:
@@ -60,6 +55,7 @@ class Features:
     X: pd.DataFrame
     source: dict[str, str]
     notes: tuple[str, ...] = ()
+    preparer: object = None
 
 
 def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None, str]:
@@ -102,18 +98,8 @@ def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None,
 # labels
 
 
-def _is_bool_column(column: pd.Series) -> bool:
-    """A bool column, or an object column of booleans with missing values (as CSV reads it)."""
-    if ptypes.is_bool_dtype(column):
-        return True
-    if column.dtype != object:
-        return False
-    present = column.dropna()
-    return len(present) > 0 and all(isinstance(v, bool | np.bool_) for v in present)
-
-
 def _label_kind(y: pd.Series) -> str:
-    if _is_bool_column(y):
+    if is_bool_column(y):
         return "bool"
     if ptypes.is_integer_dtype(y):
         return "int"
@@ -174,7 +160,7 @@ def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
         return _pu_labels(request, y)
     # semi-supervised: missing = unlabeled = -1; text or bool classes become codes 0, 1, ...
     n = len(y)
-    if ptypes.is_numeric_dtype(y) and not _is_bool_column(y):
+    if ptypes.is_numeric_dtype(y) and not is_bool_column(y):
         values = y.to_numpy(dtype=float, na_value=np.nan)
         labels = np.where(np.isnan(values), -1.0, values)
         if np.all(labels == np.round(labels)):
@@ -230,43 +216,33 @@ def _pu_labels(request: SelectRequest, y: pd.Series) -> Labels:
 
 
 # ---------------------------------------------------------------------------------------------
-# feature columns
+# feature columns: weakfs.preprocessing.TablePreparer, in the command line's words
+
+#: the preparer's words for its options -> the command line's
+_CLI_WORDS = [
+    (re.compile(r"^(drop|categorical|keep): no column"), r"--\1: no feature column"),
+    (re.compile(r"drop and categorical both name"), "--drop and --categorical both name"),
+    (re.compile(r"max_categories=(\d+)"), r"--max-categories \1"),
+    (
+        re.compile(r"drop them, or name them in categorical to one-hot encode anyway"),
+        "--drop them, or --categorical NAME to one-hot encode anyway",
+    ),
+    (
+        re.compile(r"drop the columns, or impute \(median or most_frequent\)"),
+        "--drop the columns, or give --impute median|most_frequent",
+    ),
+    (re.compile(r"; keep=('[^']*') uses it"), r"; --keep \1 uses it"),
+    (re.compile(r"missing values \(NaN\) in"), "missing values in"),
+]
 
 
-def _looks_like_dates(values: pd.Series) -> bool:
-    """Most (sampled) values of a text column are date/time strings pandas can parse."""
-    if len(values) > _DATE_SAMPLE:
-        values = values.sample(_DATE_SAMPLE, random_state=0)
-    text = values.astype(str)
-    shaped = text.str.contains(_DATE_SHAPE)
-    if shaped.mean() <= _DATE_SHARE:
-        return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        parsed = pd.to_datetime(text[shaped], errors="coerce", format="mixed")
-    return parsed.notna().sum() > _DATE_SHARE * len(text)
+def _in_cli_words(message: str) -> str:
+    for pattern, words in _CLI_WORDS:
+        message = pattern.sub(words, message)
+    return message
 
 
-def _is_text(column: pd.Series) -> bool:
-    return not (ptypes.is_numeric_dtype(column) or _is_bool_column(column))
-
-
-def _why_left_out(column: pd.Series) -> str | None:
-    """Why a column is no feature (an ID, dates, no values), or None."""
-    if ptypes.is_datetime64_any_dtype(column) or ptypes.is_timedelta64_dtype(column):
-        return "dates/times"
-    if isinstance(column.dtype, pd.PeriodDtype):
-        return "dates/times"
-    present = column.dropna()
-    if _is_text(column) and _looks_like_dates(present):
-        return "date/time strings"
-    id_like = _is_text(column) or ptypes.is_integer_dtype(column)
-    if id_like and not _is_bool_column(column) and len(present) > 1 and present.is_unique:
-        return "a different value on every row, like an ID"
-    return None
-
-
-def _check_names(option: str, names: list[str], columns: pd.Index, target) -> None:
+def _check_names(option: str, names, columns: pd.Index, target) -> None:
     unknown = [n for n in names if n not in columns]
     if unknown:
         hint = f" ({target!r} is the target)" if target in unknown else ""
@@ -279,77 +255,29 @@ def _check_names(option: str, names: list[str], columns: pd.Index, target) -> No
 def _prepare_features(request: SelectRequest, X: pd.DataFrame) -> Features:
     """The feature table the selector is fitted on, the source column of each feature, notes.
 
-    Leaves out what is no feature (``--drop``, IDs, dates), refuses text columns with too many
-    values, reports (or imputes) missing values and one-hot encodes text columns.
+    :class:`~weakfs.preprocessing.TablePreparer` leaves out what is no feature (``--drop``, IDs,
+    dates), refuses text columns with too many values, reports (or imputes) missing values and
+    one-hot encodes text columns; Python users get the same columns and names from it.
     """
-    impute, max_categories = request.impute, request.max_categories
+    from weakfs.preprocessing import TablePreparer
+
     for option, names in (
         ("--drop", request.drop),
         ("--categorical", request.categorical),
         ("--keep", request.keep),
     ):
         _check_names(option, names, X.columns, request.target)
-    both = sorted(set(request.drop) & set(request.categorical))
-    if both:
-        _fail(f"--drop and --categorical both name {_names(map(repr, both))}")
-    X = X.drop(columns=list(request.drop))
-    forced = set(request.categorical)
-    left_out = {}
-    for name in X.columns:
-        if X[name].isna().all():
-            left_out[name] = "no values at all"
-            continue
-        if name in forced or name in request.keep:
-            continue
-        why = _why_left_out(X[name])
-        if why is not None:
-            left_out[name] = why
-    notes = []
-    for name, why in left_out.items():
-        keep = "" if why == "no values at all" else f"; --keep {name!r} uses it"
-        notes.append(f"left out column {name!r} ({why}){keep}")
-    X = X.drop(columns=list(left_out))
-    text = [c for c in X.columns if c in forced or _is_text(X[c])]
-    too_many = {c: X[c].nunique() for c in text if c not in forced}
-    too_many = {c: k for c, k in too_many.items() if k > max_categories}
-    if too_many:
-        listed = _names(f"{c!r} ({k})" for c, k in too_many.items())
-        _fail(
-            f"text column(s) with more than --max-categories {max_categories} distinct "
-            f"values: {listed}; --drop them, or --categorical NAME to one-hot encode anyway"
-        )
-    if X.shape[1] == 0:
-        reasons = _names(f"{c!r} ({why})" for c, why in left_out.items())
-        _fail(f"no feature column left; left out: {reasons}")
-    missing = X.isna().sum()
-    missing = missing[missing > 0]
-    if len(missing) and impute is None:
-        listed = ", ".join(f"{c!r} ({k})" for c, k in missing.items())
-        _fail(
-            f"missing values in {len(missing)} column(s): {listed}; fill them, --drop the "
-            "columns, or give --impute median|most_frequent"
-        )
-    for name in X.columns:
-        if _is_bool_column(X[name]) and name not in forced:
-            X[name] = X[name].astype(float)
-    if len(missing):
-        for name in missing.index:
-            numeric = name not in text and impute == "median"
-            fill = X[name].median() if numeric else X[name].mode(dropna=True).iloc[0]
-            X[name] = X[name].fillna(fill)
-        how = "median" if impute == "median" else "most frequent value"
-        if impute == "median" and set(missing.index) & set(text):
-            how += "; most frequent value in text columns"
-        notes.append(
-            f"imputed {int(missing.sum())} missing values in {len(missing)} column(s) ({how})",
-        )
-    source = {str(c): str(c) for c in X.columns}
-    if text and request.spec.one_hot:
-        notes.append(f"one-hot encoding {len(text)} text/categorical column(s): {_names(text, 8)}")
-        encoded = pd.get_dummies(X[text].astype(str), prefix_sep="=", dtype=float)
-        for name in encoded.columns:
-            source[name] = max((c for c in text if name.startswith(f"{c}=")), key=len)
-        X = pd.concat([X.drop(columns=text), encoded], axis=1)
-    elif text:
-        X = X.astype({c: str for c in text})  # the selector encodes them itself
-    return Features(X, source, tuple(notes))
+    preparer = TablePreparer(
+        drop=request.drop,
+        categorical=request.categorical,
+        keep=request.keep,
+        max_categories=request.max_categories,
+        impute=request.impute,
+        one_hot=request.spec.one_hot,
+    )
+    try:
+        prepared = preparer.fit_transform(X)
+    except ValueError as exc:
+        _fail(_in_cli_words(str(exc)))
+    notes = tuple(_in_cli_words(note) for note in preparer.notes_)
+    return Features(prepared, dict(preparer.source_columns_), notes, preparer)

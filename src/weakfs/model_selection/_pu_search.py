@@ -31,12 +31,14 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from weakfs._docstrings import fill_doc
 from weakfs._labels import check_pu_target
-from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
+from weakfs._progress import progress
+from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 from weakfs.metrics import puf_score
 
 __all__ = ["PUGridGreedySearch", "make_puf_scorer", "puf_scorer"]
@@ -160,6 +162,7 @@ class _SearchState:
     results: list = field(default_factory=list)
 
 
+@fill_doc
 class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
     """Tune a PU estimator by PUF-score CV on a grid, then greedy ±``step`` moves (GKF-PUAL §4.3).
 
@@ -203,8 +206,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         Parallel fits (joblib) within each stage.
     random_state : int, RandomState or None, default=None
         Seeds the fold shuffling (results do not depend on ``n_jobs``).
-    verbose : bool, default=False
-        tqdm progress over the grid.
+    %(verbose)s
 
     Attributes
     ----------
@@ -263,7 +265,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         "path_param": [str, None],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
-        "verbose": ["verbose"],
+        "verbose": ["verbose", StrOptions({"auto"})],
     }
 
     def __init__(
@@ -281,7 +283,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         path_param: str | None = None,
         n_jobs: int | None = None,
         random_state=None,
-        verbose: bool = False,
+        verbose: bool | int | str = "auto",
     ):
         self.estimator = estimator
         self.param_grid = param_grid
@@ -307,9 +309,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
             tasks = [(c, tr, te) for c in todo for tr, te in state.folds]
             out = Parallel(n_jobs=self.n_jobs)(
                 delayed(_fit_score)(self.estimator, c, state.X, state.s, tr, te, self.scoring)
-                for c, tr, te in progress(
-                    tasks, enabled=bool(self.verbose), total=len(tasks), desc=stage
-                )
+                for c, tr, te in progress(tasks, enabled=self.verbose, total=len(tasks), desc=stage)
             )
             k = len(state.folds)
             fold_results = [out[i * k : (i + 1) * k] for i in range(len(todo))]
@@ -352,7 +352,7 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
                 self.scoring,
             )
             for rest, idx, f in progress(
-                tasks, enabled=bool(self.verbose), total=len(tasks), desc=f"{stage} ({name} paths)"
+                tasks, enabled=self.verbose, total=len(tasks), desc=f"{stage} ({name} paths)"
             )
         )
         fold_results: list[list] = [[None] * len(state.folds) for _ in todo]

@@ -93,6 +93,9 @@ class SemiJMISelector(_InfoSelector):
     [False, False, True, False]
     """
 
+    #: what ``scores_`` is, for printed rankings and plots
+    SCORE_LABEL = "JMI criterion when chosen (nats; it grows along the selection)"
+
     def __init__(self, n_features_to_select: int | None = None, *, n_bins: int | None = 5):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
@@ -159,6 +162,9 @@ class MRMRSelector(_InfoSelector):
         **_InfoSelector._parameter_constraints,
         "miq_eps": [Interval(numbers.Real, 0, None, closed="left")],
     }
+
+    #: what ``scores_`` is, for printed rankings and plots
+    SCORE_LABEL = "MIQ criterion when chosen (relevance / mean redundancy; not monotone)"
 
     def __init__(
         self,

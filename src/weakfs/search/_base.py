@@ -269,7 +269,7 @@ class GeneticSearch(MaskSearch):
     population_size: int = 40
     n_parents: int = 8
     max_mutations: int | None = None
-    verbose: bool = False
+    verbose: bool | str = "auto"
 
     def _check_parents(self) -> None:
         if self.n_parents < 2 or self.n_parents > self.population_size:

@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from weakfs._docstrings import fill_doc
-from weakfs._validation import progress
+from weakfs._progress import progress
 from weakfs.search._base import (
     CROSSOVER_PROPORTIONS,
     GeneticSearch,

@@ -22,7 +22,8 @@ from joblib import Parallel, delayed
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
-from weakfs._validation import check_budget_and_costs, progress
+from weakfs._progress import progress
+from weakfs._validation import check_budget_and_costs
 from weakfs.search._base import CachedObjective, MaskSearch, SearchResult, as_objective
 
 __all__ = ["CompactGA", "CompactGAResult", "repair_mask", "running_std_compare", "top_theta"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from weakfs._validation import progress
+from weakfs._progress import progress
 from weakfs.search._base import MaskObjective, MaskSearch, SearchResult, evaluate_masks
 
 __all__ = ["ForwardSearch"]
@@ -27,7 +27,10 @@ class ForwardSearch(MaskSearch):
         Stop once this many features are ranked (``None``: rank them all).
     n_add : int or None, default=None
         Features added per step (``None``: ``max(1, floor(0.1 d))``).
-    verbose : bool, default=False
+    verbose : bool or "auto", default="auto"
+        Progress: a bar (true), nothing (false), or a notice and a bar when the search is
+        estimated to take more than a minute (``"auto"``; the number of steps is unknown up
+        front, so it stays silent).
 
     The search is deterministic: ``run``'s ``random_state`` is accepted for the common contract
     and unused.
@@ -41,7 +44,7 @@ class ForwardSearch(MaskSearch):
     array([1, 3])
     """
 
-    def __init__(self, *, n_features_to_select=None, n_add=None, verbose: bool = False):
+    def __init__(self, *, n_features_to_select=None, n_add=None, verbose: bool | str = "auto"):
         self.n_features_to_select = n_features_to_select
         self.n_add = n_add
         self.verbose = verbose

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from weakfs._docstrings import fill_doc
-from weakfs._validation import progress
+from weakfs._progress import progress
 from weakfs.search._base import (
     CROSSOVER_PROPORTIONS,
     GeneticSearch,
@@ -89,8 +89,14 @@ class FSGA(GeneticSearch):
     length_mutation : bool, default=False
         Also mutate the subset length: grow, shrink or keep (one third each) by
         ``1..max_mutations`` random features (mentioned in paper §3.3 without details; not in the
-        reference code).  Off by default: with CBIL it lets subsets collapse to 2 features on
+        reference code).  Off by default: with CBIL it let subsets collapse to 2 features on
         Protein (see docs/sewil.md).
+    max_length_change : int or None, default=None
+        Only with ``length_mutation=True``: bounds the length mutation.  ``None``: a child grows
+        or shrinks by ``1..max_mutations`` features and may shrink to one feature.  An int ``b``:
+        it grows or shrinks by ``1..b`` features, and a shrink never leaves fewer than
+        ``max(1, initial_size - b)`` features, so lengths cannot drift down to a handful of
+        features over the generations (a child already below that floor may only grow or keep).
     relevance_test : bool, default=True
     relevance_threshold : float, default=1e-4
     weight_threshold : float or None, default=None
@@ -129,6 +135,7 @@ class FSGA(GeneticSearch):
     initial_size: int | None = None
     mutation_prob: float = 1.0
     length_mutation: bool = False
+    max_length_change: int | None = None
     relevance_test: bool = True
     relevance_threshold: float = 1e-4
     weight_threshold: float | None = None
@@ -146,10 +153,17 @@ class FSGA(GeneticSearch):
         if not 1 <= n0 <= d:
             raise ValueError(f"initial_size must be in [1, {d}]; got {n0}")
         max_mut = n0 // 2 if self.max_mutations is None else int(self.max_mutations)
+        if self.max_length_change is not None and int(self.max_length_change) < 1:
+            raise ValueError(
+                f"max_length_change must be None or at least 1; got {self.max_length_change}"
+            )
         w_thr = 1.0 / (5 * n0) if self.weight_threshold is None else float(self.weight_threshold)
         return n0, max_mut, w_thr
 
-    def _mutate(self, child: np.ndarray, allowed: np.ndarray, max_mut: int, rng) -> np.ndarray:
+    def _mutate(
+        self, child: np.ndarray, allowed: np.ndarray, max_mut: int, rng, n0: int = 1
+    ) -> np.ndarray:
+        """Swap mutation, then (``length_mutation=True``) grow, shrink or keep the length."""
         child = child.copy()
         if max_mut >= 1 and rng.uniform() <= self.mutation_prob:
             ones = np.flatnonzero(child)
@@ -159,9 +173,14 @@ class FSGA(GeneticSearch):
             if n_mut > 0:
                 child[rng.choice(zeros, n_mut, replace=False)] = True
                 child[rng.choice(ones, n_mut, replace=False)] = False
-        if self.length_mutation and max_mut >= 1:
+        if self.max_length_change is None:  # up to max_mutations features, down to one
+            limit, floor = max_mut, 1
+        else:  # bounded: 1..b features, never below initial_size - b
+            limit = int(self.max_length_change)
+            floor = max(1, n0 - limit)
+        if self.length_mutation and limit >= 1:
             move = int(rng.randint(3))  # 0 keep, 1 grow, 2 shrink
-            amount = int(rng.randint(1, max_mut + 1))
+            amount = int(rng.randint(1, limit + 1))
             if move == 1:
                 zeros = np.flatnonzero(~child & allowed)
                 amount = min(amount, zeros.size)
@@ -169,7 +188,7 @@ class FSGA(GeneticSearch):
                     child[rng.choice(zeros, amount, replace=False)] = True
             elif move == 2:
                 ones = np.flatnonzero(child)
-                amount = min(amount, ones.size - 1)
+                amount = min(amount, ones.size - floor)
                 if amount > 0:
                     child[rng.choice(ones, amount, replace=False)] = False
         return child
@@ -226,7 +245,7 @@ class FSGA(GeneticSearch):
                 child = weighted_crossover(
                     parent_w[a], parents[a], parent_w[b], parents[b], props[c], length
                 )
-                children[c] = self._mutate(child, allowed, max_mut, rng)
+                children[c] = self._mutate(child, allowed, max_mut, rng, n0)
             population = np.vstack([parents, children])
             if self.strip_removed:
                 population[:, removed] = False

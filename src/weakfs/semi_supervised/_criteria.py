@@ -7,11 +7,15 @@ which training rows carry a true label, and the votes on the unlabeled training 
 
 * :class:`CBILCriterion` -- C-bound with imperfect labels (Theorem 2.4):
   ``1 - (1/gamma) mu1^2 / mu2`` with ``gamma = sum_j max_i p_ij`` and the mislabeling matrix
-  ``p_ij = P(Yhat = i | Y = j)`` estimated on the labeled rows from out-of-bag predictions.
+  ``p_ij = P(Yhat = i | Y = j)`` estimated on the labeled rows from out-of-bag predictions
+  (name ``"cbil"``); with ``correction="beta"`` Proposition 2.3's ``beta = max_i sum_j p_ij``
+  instead (name ``"cbil-beta"``; ``beta = 1`` without mislabeling, where ``gamma = K``).
 * :class:`CBoundCriterion` -- the same without the gamma correction (CB).
 * :class:`OOBErrorCriterion` -- out-of-bag error of the forest (OOB).
 * :class:`TransductiveBoundCriterion` -- the transductive bound of Feofanov et al. (2019) on the
-  risk of the majority vote over the unlabeled rows (TB).
+  risk of the majority vote over the unlabeled rows (TB; name ``"tb"`` with the ``I`` and ``M``
+  sums restricted to the rows predicted ``k``, ``"tb-printed"`` with them over all rows, as
+  printed).
 
 Moments of the margin variable: ``M_hat`` equals the margin ``M_Q(x, i) = v(x, i) - max_{c != i}
 v(x, c)`` with probability ``P(Yhat = i | x)``, estimated by the votes ``v(x, i)``; so
@@ -21,6 +25,7 @@ v(x, c)`` with probability ``P(Yhat = i | x)``, estimated by the votes ``v(x, i)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -28,6 +33,7 @@ from weakfs.semi_supervised._self_learning import early_stopped_argmin
 
 __all__ = [
     "CRITERIA",
+    "TB_SUMS",
     "CBILCriterion",
     "CBoundCriterion",
     "ForestEvidence",
@@ -105,11 +111,19 @@ def cbil(votes: np.ndarray, p: np.ndarray, *, correction: str = "gamma") -> floa
     return 1.0 - mu1 * mu1 / mu2 / gamma
 
 
-def _joint_bayes_bound(votes: np.ndarray, pred: np.ndarray, i: int, k: int, n_grid: int) -> float:
+#: which rows the ``I`` and ``M`` sums of the transductive bound run over
+TB_SUMS = ("predicted", "all")
+
+
+def _joint_bayes_bound(
+    votes: np.ndarray, pred: np.ndarray, i: int, k: int, n_grid: int, sums: str = "predicted"
+) -> float:
     """Bound on the joint risk "true class i, predicted k" (Feofanov et al. 2019), theta = 0.
 
-    The ``I`` and ``M`` sums run over the rows predicted ``k`` (as ``K`` does), so that for large
-    ``gamma`` the bound tends to the vote estimate of the joint risk.
+    ``sums="predicted"``: the ``I`` and ``M`` sums run over the rows predicted ``k`` (as ``K``
+    does), so that for large ``gamma`` the bound tends to the vote estimate of the joint risk.
+    ``sums="all"``: over every row with ``v_k(x) < gamma``, as printed (and as the self-learning
+    threshold search computes them).
     """
     vi, vk = votes[:, i], votes[:, k]
     ui = vi.sum()
@@ -118,21 +132,39 @@ def _joint_bayes_bound(votes: np.ndarray, pred: np.ndarray, i: int, k: int, n_gr
     on_k = pred == k
     kk = np.sum(vi[on_k] * vk[on_k]) / ui
     gammas = (np.arange(n_grid) + 1) / n_grid
-    below = (vk[None, :] < gammas[:, None]) & on_k[None, :]
+    below = vk[None, :] < gammas[:, None]
+    if sums == "predicted":
+        below = below & on_k[None, :]
     ii = below @ vi / ui
     mm = below @ (vi * vk) / ui
     bounds = ii + np.maximum(kk - mm, 0.0) / gammas
     return float(bounds[early_stopped_argmin(bounds)])
 
 
-def transductive_bound(votes: np.ndarray, *, n_grid: int = 50) -> float:
+def transductive_bound(votes: np.ndarray, *, n_grid: int = 50, sums: str = "predicted") -> float:
     """Transductive bound on the risk of the majority vote on unlabeled rows.
 
     ``R_U(B_Q) <= (1/|U|) sum_i u_i sum_{k != i} bound_ik`` where ``u_i = sum_x v_i(x)`` and
     ``bound_ik = inf_gamma I_ik(0, gamma) + max(K_ik - M_ik(0, gamma), 0) / gamma`` bounds the joint
     Bayes risk of predicting ``k`` when the class is ``i`` (the pieces of the SLA threshold with
-    ``theta = 0``, the sums restricted to rows predicted ``k``).
+    ``theta = 0``).
+
+    Parameters
+    ----------
+    votes : ndarray (n_unlabeled, n_classes)
+        Votes of the forest on the unlabeled rows.
+    n_grid : int, default=50
+        Points of the ``gamma`` grid ``(m + 1) / n_grid``.
+    sums : {"predicted", "all"}, default="predicted"
+        Rows of the ``I`` and ``M`` sums: those predicted ``k`` (as ``K``; our default, see
+        docs/sewil.md) or all rows with ``v_k < gamma`` (the bound as printed).
+
+    Returns
+    -------
+    bound : float
     """
+    if sums not in TB_SUMS:
+        raise ValueError(f"sums must be one of {TB_SUMS}; got {sums!r}")
     v = np.asarray(votes, dtype=float)
     n_u, n_classes = v.shape
     pred = v.argmax(axis=1)
@@ -141,7 +173,7 @@ def transductive_bound(votes: np.ndarray, *, n_grid: int = 50) -> float:
     for i in range(n_classes):
         for k in range(n_classes):
             if i != k and u_mass[i] > 0:
-                total += u_mass[i] * _joint_bayes_bound(v, pred, i, k, n_grid)
+                total += u_mass[i] * _joint_bayes_bound(v, pred, i, k, n_grid, sums)
     return total / n_u
 
 
@@ -205,6 +237,7 @@ class CBILCriterion(_Criterion):
         if correction not in ("gamma", "beta"):
             raise ValueError(f"correction must be 'gamma' or 'beta'; got {correction!r}")
         self.correction = correction
+        self.name = "cbil" if correction == "gamma" else "cbil-beta"
 
     def __repr__(self) -> str:
         return f"CBILCriterion(correction={self.correction!r})"
@@ -236,30 +269,61 @@ class OOBErrorCriterion(_Criterion):
 
 
 class TransductiveBoundCriterion(_Criterion):
-    """Transductive bound of Feofanov et al. (2019) on the unlabeled rows (TB); lower is better."""
+    """Transductive bound of Feofanov et al. (2019) on the unlabeled rows (TB); lower is better.
+
+    Parameters
+    ----------
+    n_grid : int, default=50
+        Points of the ``gamma`` grid.
+    sums : {"predicted", "all"}, default="predicted"
+        Rows of the bound's ``I`` and ``M`` sums: those predicted ``k`` (name ``"tb"``, see
+        docs/sewil.md) or every row, as printed (name ``"tb-printed"``).
+    """
 
     name = "tb"
     needs_unlabeled_votes = True
 
-    def __init__(self, n_grid: int = 50):
+    def __init__(self, n_grid: int = 50, sums: str = "predicted"):
+        if sums not in TB_SUMS:
+            raise ValueError(f"sums must be one of {TB_SUMS}; got {sums!r}")
         self.n_grid = n_grid
+        self.sums = sums
+        self.name = "tb" if sums == "predicted" else "tb-printed"
+
+    def __repr__(self) -> str:
+        return f"TransductiveBoundCriterion(n_grid={self.n_grid}, sums={self.sums!r})"
 
     def __call__(self, evidence: ForestEvidence) -> float:
         if evidence.unlabeled_votes is None or evidence.unlabeled_votes.shape[0] == 0:
             raise ValueError("the transductive bound needs votes on unlabeled rows")
-        return transductive_bound(evidence.unlabeled_votes, n_grid=self.n_grid)
+        return transductive_bound(evidence.unlabeled_votes, n_grid=self.n_grid, sums=self.sums)
 
 
+#: criterion name -> a function making the criterion object
 CRITERIA = {
     "cbil": CBILCriterion,
+    "cbil-beta": partial(CBILCriterion, correction="beta"),
     "cb": CBoundCriterion,
     "oob": OOBErrorCriterion,
     "tb": TransductiveBoundCriterion,
+    "tb-printed": partial(TransductiveBoundCriterion, sums="all"),
 }
 
 
 def get_criterion(criterion) -> _Criterion:
-    """A criterion object from its name (``"cbil"``, ``"cb"``, ``"oob"``, ``"tb"``) or itself."""
+    """A criterion object from its name or the criterion itself.
+
+    Parameters
+    ----------
+    criterion : str or callable
+        ``"cbil"`` (Theorem 2.4's gamma), ``"cbil-beta"`` (Proposition 2.3's beta), ``"cb"``,
+        ``"oob"``, ``"tb"`` (sums over the rows predicted ``k``), ``"tb-printed"`` (sums over
+        all rows), or a callable on a :class:`ForestEvidence`, returned as it is.
+
+    Returns
+    -------
+    criterion : callable
+    """
     if isinstance(criterion, str):
         if criterion not in CRITERIA:
             raise ValueError(f"unknown criterion {criterion!r}; choose one of {sorted(CRITERIA)}")

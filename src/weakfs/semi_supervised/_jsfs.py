@@ -33,18 +33,18 @@ from scipy import linalg
 from scipy.special import expit, log_expit
 from sklearn.base import _fit_context
 from sklearn.semi_supervised import LabelSpreading
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from weakfs._docstrings import fill_doc
 from weakfs._graph import knn_mask
 from weakfs._labels import check_semi_supervised_labels
+from weakfs._progress import progress
 from weakfs._selection import RankingSelector
 from weakfs._validation import (
     check_n_features_to_select,
     check_n_neighbors,
     n_features_to_select_constraint,
-    progress,
     validate_X_y,
 )
 
@@ -286,7 +286,7 @@ class JSFSSelector(RankingSelector):
         "prune_tol": [Interval(numbers.Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
         "allow_fully_labeled": ["boolean"],
-        "verbose": ["verbose"],
+        "verbose": ["verbose", StrOptions({"auto"})],
     }
 
     def __init__(
@@ -302,7 +302,7 @@ class JSFSSelector(RankingSelector):
         prune_tol: float = 1e-3,
         fit_intercept: bool = True,
         allow_fully_labeled: bool = False,
-        verbose: bool | int = False,
+        verbose: bool | int | str = "auto",
     ):
         self.n_features_to_select = n_features_to_select
         self.n_neighbors = n_neighbors
@@ -372,7 +372,7 @@ class JSFSSelector(RankingSelector):
         b = np.zeros(n_b)
         ones_L, ones_U = np.ones((XL.shape[0], n_b)), np.ones((XU.shape[0], n_b))
         n_iter = 0
-        for it in progress(range(1, self.max_iter + 1), enabled=bool(self.verbose), desc="JSFS"):
+        for it in progress(range(1, self.max_iter + 1), enabled=self.verbose, desc="JSFS"):
             n_iter = it
             w_old = w.copy()
             F = np.flatnonzero(feat)

@@ -217,8 +217,11 @@ class SEWILSelector(SupportSelector):
 
     Parameters
     ----------
-    criterion : {"cbil", "cb", "oob", "tb"} or callable, default="cbil"
-        Subset criterion (lower is better); a callable receives a
+    criterion : {"cbil", "cbil-beta", "cb", "oob", "tb", "tb-printed"} or callable, default="cbil"
+        Subset criterion (lower is better): CBIL with Theorem 2.4's gamma (the paper's) or
+        Proposition 2.3's beta, the plain C-bound, the out-of-bag error, the transductive
+        bound with its sums over the rows predicted ``k`` or over all rows (as printed); see
+        :func:`~weakfs.semi_supervised.get_criterion`.  A callable receives a
         :class:`~weakfs.semi_supervised.ForestEvidence`.
     search : {"fsga", "cga", "fss"}, default="fsga"
         Search strategy: feature-selection GA, classic GA, forward search (10 % per step).
@@ -236,6 +239,10 @@ class SEWILSelector(SupportSelector):
     length_mutation : bool, default=False
         FSGA also mutates subset lengths (paper §3.3, no details given; absent from the reference
         code, and harmful with CBIL -- see docs/sewil.md).
+    max_length_change : int or None, default=None
+        Only with ``length_mutation=True``: a length mutation changes a child's length by at
+        most this many features and never shrinks it below ``floor(sqrt(d)) - max_length_change``
+        (``None``: by up to half the initial size, down to one feature).
     relevance_test : bool, default=True
         FSGA's permutation-based relevance test.
     relevance_threshold : float, default=1e-4
@@ -245,7 +252,7 @@ class SEWILSelector(SupportSelector):
         searches).  ``"auto"``: ``ceil(d ** (2/3))``, the
         paper's Table 3; int, fraction in (0, 1] or ``None`` (half) as everywhere in weakfs.
     %(allow_fully_labeled)s
-        ``criterion="tb"`` always needs unlabeled rows.
+        ``criterion="tb"`` and ``"tb-printed"`` always need unlabeled rows.
     %(random_state)s
         It seeds self-learning, the subset forests and the search.
     %(n_jobs)s
@@ -302,13 +309,14 @@ class SEWILSelector(SupportSelector):
         "final": [StrOptions({"vote", "best"})],
         "vote_threshold": [Interval(numbers.Real, 0, 1, closed="right")],
         "length_mutation": ["boolean"],
+        "max_length_change": [None, Interval(numbers.Integral, 1, None, closed="left")],
         "relevance_test": ["boolean"],
         "relevance_threshold": [Interval(numbers.Real, 0, None, closed="left")],
         "n_features_to_select": n_features_to_select_constraint(auto=True),
         "allow_fully_labeled": ["boolean"],
         "random_state": ["random_state"],
         "n_jobs": [None, numbers.Integral],
-        "verbose": ["verbose"],
+        "verbose": ["verbose", StrOptions({"auto"})],
     }
 
     def __init__(
@@ -324,13 +332,14 @@ class SEWILSelector(SupportSelector):
         final: str = "vote",
         vote_threshold: float = 0.1,
         length_mutation: bool = False,
+        max_length_change: int | None = None,
         relevance_test: bool = True,
         relevance_threshold: float = 1e-4,
         n_features_to_select="auto",
         allow_fully_labeled: bool = False,
         random_state=None,
         n_jobs: int | None = None,
-        verbose: bool = False,
+        verbose: bool | str = "auto",
     ):
         self.criterion = criterion
         self.search = search
@@ -342,6 +351,7 @@ class SEWILSelector(SupportSelector):
         self.final = final
         self.vote_threshold = vote_threshold
         self.length_mutation = length_mutation
+        self.max_length_change = max_length_change
         self.relevance_test = relevance_test
         self.relevance_threshold = relevance_threshold
         self.n_features_to_select = n_features_to_select
@@ -357,21 +367,22 @@ class SEWILSelector(SupportSelector):
                 population_size=self.population_size,
                 n_parents=self.n_parents,
                 length_mutation=self.length_mutation,
+                max_length_change=self.max_length_change,
                 relevance_test=self.relevance_test,
                 relevance_threshold=self.relevance_threshold,
                 final=self.final,
                 vote_threshold=self.vote_threshold,
-                verbose=bool(self.verbose),
+                verbose=self.verbose,
             )
         if self.search == "cga":
             return ClassicGA(
                 n_generations=self.n_generations,
                 population_size=self.population_size,
                 n_parents=self.n_parents,
-                verbose=bool(self.verbose),
+                verbose=self.verbose,
             )
         k = check_n_features_to_select(self.n_features_to_select, d, auto=paper_default_k)
-        return ForwardSearch(n_features_to_select=k, verbose=bool(self.verbose))
+        return ForwardSearch(n_features_to_select=k, verbose=self.verbose)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):

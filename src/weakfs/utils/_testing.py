@@ -32,7 +32,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, is_classifier
 from sklearn.tree import DecisionTreeClassifier
 
+from weakfs.feature_selection import SelectPerColumn
 from weakfs.model_selection import PUGridGreedySearch
+from weakfs.preprocessing import TablePreparer
 from weakfs.pu import (
     FSCPUSelector,
     GKFPUALClassifier,
@@ -149,6 +151,13 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {"budget": 1.0, "clustering": "gmm-diag", "warm_start": True, "cache": False, **_FSCPU},
     ],
     SemiJMISelector: [{"n_features_to_select": 1}, {"n_features_to_select": None, "n_bins": 3}],
+    SelectPerColumn: [
+        {"estimator": SemiJMISelector(), "n_columns_to_select": 1},
+        {
+            "estimator": PUExtraTreesClassifier(n_estimators=3, prior=0.9, random_state=0),
+            "aggregate": "sum",
+        },
+    ],
     MRMRSelector: [
         {"n_features_to_select": 1},
         # the quotient without its guard (miq_eps=0 takes the zero-redundancy branch)
@@ -294,6 +303,7 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         },
     ],
     # --- unsupervised ---
+    TablePreparer: [{}, {"impute": "median"}],
     UFVSSelector: [
         {},
         {"min_count": 1, "n_bins": 3, "keep_discrete_up_to": 3},
@@ -344,6 +354,7 @@ TARGETS: dict[type, str | Callable] = {
             UPUClassifier,
             NNPUClassifier,
             PUGridGreedySearch,
+            SelectPerColumn,
         ],
         "pu",
     ),
@@ -361,6 +372,7 @@ TARGETS: dict[type, str | Callable] = {
         ],
         "semi",
     ),
+    TablePreparer: "none",
     UFVSSelector: "none",
 }
 

@@ -7,6 +7,11 @@ paper), ``clustering`` ("gmm" as the paper, or the faster "gmm-diag" / "kmeans")
 ``lgbm_opt_iter`` (default = ``n_iter``), ``rfe_step`` (RFE step of DT-RFE, default 1 =
 scikit-learn's default as in the paper), ``n_jobs`` (threads of one FSCPU search, default 1).
 ``--quick`` runs the real code on a reduced protocol (n_iter=20, rfe_step=5) for smoke tests.
+
+Table 3 also holds its ablations: datasets ``rt_iot2022-<build>`` (builds ``79``, ``67``,
+``67-discrete``, ``81``, ``onehot``; Lasso and K-Best by default, any method when named) at fixed
+``n_select`` (34, 40, ceil(d/2)), and the methods ``all-features`` (LightGBM on every column) and
+``all-features-pn`` (the same on the true training labels).
 """
 
 from weakfs.experiments._registry import Experiment

@@ -18,12 +18,18 @@ from weakfs.experiments._registry import RunConfig
 from weakfs.experiments._runner import cell_grid
 from weakfs.experiments.fscpu._data import table3_split
 from weakfs.experiments.fscpu._protocol import (
+    ALL_FEATURES,
+    ALL_FEATURES_PN,
     CONDITIONS,
     DATASETS_T3,
+    DATASETS_T3_ABLATION,
     FIGURE1_CONDITIONS,
     FSCPU_METHODS,
+    K_T3_ABLATION,
     METHODS_T1,
     METHODS_T3,
+    METHODS_T3_ABLATION,
+    RT_IOT_BUILDS,
 )
 from weakfs.metrics import feature_selection_recall
 from weakfs.pu import FSCPUSelector, LGBMOptSelector, MRMRSelector, SemiJMISelector
@@ -31,6 +37,7 @@ from weakfs.semi_supervised import JSFSSelector, SSelectSelector
 
 __all__ = [
     "VERSIONS",
+    "ablation_ks",
     "lgbm_auc",
     "make_cells_f1",
     "make_cells_t1",
@@ -120,17 +127,47 @@ def run_cell_t1(cell: dict) -> dict:
     return {"fsr": float(fsr), "select_seconds": seconds}
 
 
+def ablation_ks(dataset: str) -> list[int]:
+    """The numbers of features the ablation selects on an RT-IoT2022 build: the paper's 34, our
+    main table's 40, and ceil(d / 2) of the build."""
+    d = RT_IOT_BUILDS[dataset.partition("-")[2]]
+    return sorted({*K_T3_ABLATION, math.ceil(d / 2)})
+
+
 def make_cells_t3(config: RunConfig) -> list[dict]:
-    datasets = config.keep("datasets", DATASETS_T3)
-    methods = config.keep("methods", METHODS_T3)
-    return cell_grid(config, 3, ("dataset", datasets), methods, **_options(config))
+    """The paper's table (datasets x methods, ceil(d/2) features) and its ablation: the
+    RT-IoT2022 builds with a fixed ``n_select`` (Lasso and K-Best, or the methods named),
+    LightGBM on all features (``all-features``) on every dataset, and on all features with the
+    true training labels (``all-features-pn``) on the paper's three."""
+    datasets = config.keep("datasets", [*DATASETS_T3, *DATASETS_T3_ABLATION])
+    methods = config.keep("methods", [*METHODS_T3, ALL_FEATURES, ALL_FEATURES_PN])
+    opts = _options(config)
+    main = [d for d in datasets if d in DATASETS_T3]
+    cells = cell_grid(config, 3, ("dataset", main), [m for m in methods if m in METHODS_T3], **opts)
+    builds = [d for d in datasets if d in DATASETS_T3_ABLATION]
+    named = METHODS_T3 if config.methods is not None else METHODS_T3_ABLATION
+    selectors = [m for m in methods if m in named]
+    for d in builds:
+        for k in ablation_ks(d):
+            cells += cell_grid(config, 3, ("dataset", [d]), selectors, n_select=k, **opts)
+    if ALL_FEATURES in methods:
+        cells += cell_grid(config, 3, ("dataset", main + builds), [ALL_FEATURES], **opts)
+    if ALL_FEATURES_PN in methods:
+        cells += cell_grid(config, 3, ("dataset", main), [ALL_FEATURES_PN], **opts)
+    return cells
 
 
 def run_cell_t3(cell: dict) -> dict:
-    X_tr, s, X_te, y_te = table3_split(cell["dataset"], cell["seed"])
-    k = math.ceil(X_tr.shape[1] / 2)
+    X_tr, s, X_te, y_te, y_tr = table3_split(cell["dataset"], cell["seed"], return_train_truth=True)
+    d = X_tr.shape[1]
     start = time.perf_counter()
-    support = select_features(cell["method"], X_tr, s, k, cell["seed"], cell)
+    if cell["method"] == ALL_FEATURES_PN:  # the reference: LightGBM on the true labels
+        s = y_tr
+    if cell["method"] in (ALL_FEATURES, ALL_FEATURES_PN):
+        k, support = d, np.ones(d, dtype=bool)
+    else:  # the paper's rule ceil(d/2), or the ablation's fixed number
+        k = int(cell.get("n_select") or math.ceil(d / 2))
+        support = select_features(cell["method"], X_tr, s, k, cell["seed"], cell)
     seconds = time.perf_counter() - start
     auc = lgbm_auc(X_tr[:, support], s, X_te[:, support], y_te, cell["seed"])
     return {

@@ -10,6 +10,7 @@ from weakfs.experiments._report import markdown_table, ours_paper_grid, paper_me
 from weakfs.experiments.fscpu._paper import PAPER_T3
 from weakfs.experiments.fscpu._protocol import DATASETS_T3, METHODS_T3
 from weakfs.experiments.fscpu._report import LABEL, protocol_line, timing_table
+from weakfs.experiments.fscpu._table3_ablation_report import ablation_sections, main_cells
 
 __all__ = ["write_report_t3"]
 
@@ -28,6 +29,10 @@ def _paper_t3(method: str, dataset: str) -> str:
 
 
 def write_report_t3(table: pd.DataFrame, ctx: ReportContext) -> str:
+    ablation = ablation_sections(table)
+    table = main_cells(table)  # the paper's table; the ablations' cells are in their sections
+    if table.empty:
+        return "\n".join(ablation)
     dsets = [d for d in DATASETS_T3 if d in set(table["dataset"])]
     grid = ours_paper_grid(
         table, ("method", METHODS_T3), ("dataset", DATASETS_T3), "auc", _paper_t3, LABEL
@@ -69,6 +74,8 @@ def write_report_t3(table: pd.DataFrame, ctx: ReportContext) -> str:
         "",
         protocol_line(table),
     ]
+    if ablation:
+        lines += ["", *ablation]
     return "\n".join(lines)
 
 

@@ -16,11 +16,15 @@ from sklearn.preprocessing import OrdinalEncoder
 from weakfs.datasets import load, make_pu_labels
 from weakfs.experiments._registry import RunConfig
 from weakfs.experiments.pu_extra_trees._protocol import (
+    ABLATION_DATASETS,
+    ABLATION_METHODS,
     APPENDIX_M_K,
+    BAG_TREES,
     DATASETS,
     EXTRA,
     METHODS,
     PU_METHODS,
+    U_SETS,
 )
 from weakfs.pu import PUExtraTreesClassifier
 
@@ -82,11 +86,18 @@ def _n_features(d: int) -> int:
     return math.ceil(math.sqrt(d))
 
 
-def naive_pu_et(X_tr, s, n_estimators: int, seed: int):
-    """NaivePUET: ExtraTrees on P (label 1) against U (label 0); U = the whole training split, so
-    the labeled rows appear once with each label (the paper's P/U sets)."""
-    Xa = np.vstack([X_tr[s == 1], X_tr])
-    ya = np.r_[np.ones(int(s.sum())), np.zeros(X_tr.shape[0])]
+def _u_rows(s, u_with_p: bool) -> np.ndarray:
+    """The rows of U: the whole training split (the paper's P/U sets: the labeled rows appear
+    once with each label) or only its unlabeled rows."""
+    return np.arange(s.shape[0]) if u_with_p else np.flatnonzero(s == 0)
+
+
+def naive_pu_et(X_tr, s, n_estimators: int, seed: int, *, u_with_p: bool = True):
+    """NaivePUET: ExtraTrees on P (label 1) against U (label 0); U = the whole training split
+    (``u_with_p``, the paper's P/U sets) or its unlabeled rows only."""
+    U = X_tr[_u_rows(s, u_with_p)]
+    Xa = np.vstack([X_tr[s == 1], U])
+    ya = np.r_[np.ones(int(s.sum())), np.zeros(U.shape[0])]
     et = ExtraTreesClassifier(
         n_estimators, max_features=_n_features(X_tr.shape[1]), random_state=seed
     )
@@ -95,18 +106,30 @@ def naive_pu_et(X_tr, s, n_estimators: int, seed: int):
 
 class _Bagging:
     """PUBaggingET (Mordelet & Vert 2014 with an ExtraTrees base): ``n_bags`` times, an ExtraTrees
-    on all of P (label 1) against a bootstrap sample of U of the size of the training split
-    (label 0); the forest probabilities are averaged over bags."""
+    on all of P (label 1) against a bootstrap sample of U (label 0) of the size of U
+    (``bag_size="U"``; U = the whole training split unless ``u_with_p`` is false) or of P
+    (``bag_size="P"``); the forest probabilities are averaged over bags."""
 
-    def __init__(self, n_bags: int, trees_per_bag: int, seed: int):
+    def __init__(
+        self,
+        n_bags: int,
+        trees_per_bag: int,
+        seed: int,
+        *,
+        u_with_p: bool = True,
+        bag_size: str = "U",
+    ):
         self.n_bags, self.trees_per_bag, self.seed = n_bags, trees_per_bag, seed
+        self.u_with_p, self.bag_size = u_with_p, bag_size
 
     def fit(self, X_tr, s):
         rng = np.random.RandomState(self.seed)
         P = X_tr[s == 1]
+        u_rows = _u_rows(s, self.u_with_p)
+        size = u_rows.shape[0] if self.bag_size == "U" else P.shape[0]
         self.models_ = []
         for _ in range(self.n_bags):
-            idx = rng.randint(0, X_tr.shape[0], size=X_tr.shape[0])
+            idx = u_rows[rng.randint(0, u_rows.shape[0], size=size)]
             Xa = np.vstack([P, X_tr[idx]])
             ya = np.r_[np.ones(P.shape[0]), np.zeros(idx.shape[0])]
             et = ExtraTreesClassifier(
@@ -136,13 +159,21 @@ def _fit_method(method, X_tr, y_tr, s, prior, n_estimators, seed):
         return naive_pu_et(X_tr, s, n_estimators, seed)
     if method == "PUBaggingET":
         return _Bagging(10, max(1, n_estimators // 10), seed).fit(X_tr, s)
+    if method.startswith("NaivePUET-"):  # the ablation: NaivePUET-<u>
+        u = method.split("-")[1]
+        return naive_pu_et(X_tr, s, n_estimators, seed, u_with_p=U_SETS[u])
+    if method.startswith("PUBaggingET-"):  # the ablation: PUBaggingET-<u>-<size>-<trees>
+        _, u, size, trees = method.split("-")
+        n_bags, per_bag = BAG_TREES[trees]
+        bagging = _Bagging(n_bags, per_bag, seed, u_with_p=U_SETS[u], bag_size=size[3:])
+        return bagging.fit(X_tr, s)
     raise ValueError(f"unknown method {method!r}")
 
 
 # ----------------------------------------------------------------------------------------- cells
 def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", DATASETS)
-    methods = config.keep("methods", METHODS)
+    methods = config.keep("methods", METHODS + ABLATION_METHODS)
     quick = config.quick
     n_est = int(config.options.get("n_estimators", 10 if quick else 100))
     n_lab = int(config.options.get("n_labeled", 1000))
@@ -151,7 +182,7 @@ def make_cells(config: RunConfig) -> list[dict]:
     cells = []
     for d in datasets:
         for m in methods:
-            if m in EXTRA:
+            if m in EXTRA or (m in ABLATION_METHODS and d not in ABLATION_DATASETS):
                 continue
             for seed in range(big_runs if d == "kddcup99" else runs):
                 cells.append(

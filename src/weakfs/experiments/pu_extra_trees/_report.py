@@ -9,7 +9,13 @@ import pandas as pd
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table, mean_sd
 from weakfs.experiments.pu_extra_trees._paper import PAPER
-from weakfs.experiments.pu_extra_trees._protocol import DATASETS, PU_METHODS
+from weakfs.experiments.pu_extra_trees._protocol import (
+    ABLATION_DATASETS,
+    ABLATION_METHODS,
+    BAG_TREES,
+    DATASETS,
+    PU_METHODS,
+)
 
 __all__ = ["write_report"]
 
@@ -193,6 +199,90 @@ def _figure2_section(f2: pd.DataFrame, ctx: ReportContext) -> list[str]:
     ]
 
 
+#: "near the paper": accuracy and F1 both within this many points (%) of the paper's means
+NEAR_POINTS = 3.0
+U_TEXT = {"withP": "U = whole training split (P included)", "noP": "U = unlabeled rows only"}
+
+
+def _ablation_rows(t: pd.DataFrame, dataset: str) -> tuple[list[dict], list[tuple]]:
+    rows, gaps = [], []
+    for m in ABLATION_METHODS:
+        sub = t[(t["dataset"] == dataset) & (t["method"] == m)]
+        if sub.empty:
+            continue
+        parts = m.split("-")
+        base = parts[0]
+        paper_acc, paper_f1 = (float(v) for v in PAPER[(dataset, base)])
+        d_acc, d_f1 = sub["accuracy"].mean() - paper_acc, sub["f1"].mean() - paper_f1
+        trees = "100" if base == "NaivePUET" else parts[3]
+        bag = "–" if base == "NaivePUET" else f"size of {parts[2][3:]}"  # no "|" in a table
+        rows.append(
+            {
+                "baseline": base,
+                "U": parts[1],
+                "bag size": bag,
+                "bags x trees": trees,
+                "runs": len(sub),
+                "accuracy": _ms(sub["accuracy"]),
+                "F1": _ms(sub["f1"]),
+                "paper accuracy / F1": f"{paper_acc:g} / {paper_f1:g}",
+                "Δ accuracy, Δ F1": f"{d_acc:+.2f}, {d_f1:+.2f}",
+            }
+        )
+        gaps.append((base, m, max(abs(d_acc), abs(d_f1)), d_acc, d_f1))
+    return rows, gaps
+
+
+def _ablation_section(t: pd.DataFrame) -> list[str]:
+    """The 2 x 2 x 2 ablation of PUBaggingET (and U with or without P for NaivePUET)."""
+    out = []
+    for dataset in ABLATION_DATASETS:
+        rows, gaps = _ablation_rows(t, dataset)
+        if not rows:
+            continue
+        lines = []
+        for base in ("NaivePUET", "PUBaggingET"):
+            mine = sorted((g for g in gaps if g[0] == base), key=lambda g: g[2])
+            if not mine:
+                continue
+            near = [g[1] for g in mine if g[2] <= NEAR_POINTS]
+            _, best, _, d_acc, d_f1 = mine[0]
+            text = (
+                f"{base}: closest to the paper is `{best}` (accuracy {d_acc:+.2f}, F1 "
+                f"{d_f1:+.2f} points); "
+            )
+            if near:
+                text += f"within {NEAR_POINTS:g} points on both: " + ", ".join(
+                    f"`{m}`" for m in near
+                )
+                u_near = {m.split("-")[1] for m in near}
+                if len(u_near) == 1:
+                    text += f" (all with {U_TEXT[u_near.pop()]})"
+                text += "."
+            else:
+                text += f"none within {NEAR_POINTS:g} points on both."
+            lines.append(f"- {text}")
+        out += [
+            f"## Ablation: the PU baselines' settings ({dataset})",
+            "",
+            "Varied: U with the labeled positives P (the whole training split, the paper's "
+            "'entire dataset') or without them (`withP` / `noP`); PUBaggingET's bootstrap "
+            "sample of U of size |U| (the paper's 'dataset size') or |P| = 1000 (Mordelet & "
+            "Vert's usual choice); 10 bags of 10 trees (100 trees in all, as PU ET) or of 100 "
+            "trees ("
+            + " / ".join(BAG_TREES)
+            + ").  NaivePUET has 100 trees.  The same splits and P as the tables above; "
+            "`NaivePUET-withP` and `PUBaggingET-withP-bagU-10x10` are the tables' NaivePUET "
+            "and PUBaggingET.  Accuracy and F1 in %, mean (sd) over the runs.",
+            "",
+            markdown_table(pd.DataFrame(rows)),
+            "",
+            *lines,
+            "",
+        ]
+    return out
+
+
 def _part(table: pd.DataFrame, part: str) -> pd.DataFrame:
     return table[table["part"] == part] if "part" in table else table.iloc[0:0]
 
@@ -200,12 +290,15 @@ def _part(table: pd.DataFrame, part: str) -> pd.DataFrame:
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     parts = list(INTRO)
     t = _part(table, "table")
-    if len(t):
-        parts += _tables_section(table, t)
+    tables = t[~t["method"].isin(ABLATION_METHODS)]  # the ablation has its own section
+    if len(tables):
+        parts += _tables_section(table, tables)
     m = _part(table, "appendix-m")
     if len(m):
         parts += _appendix_m_section(m, ctx)
     f2 = _part(table, "figure-2")
     if len(f2):
         parts += _figure2_section(f2, ctx)
+    if len(t):
+        parts += _ablation_section(t)
     return "\n".join(parts)

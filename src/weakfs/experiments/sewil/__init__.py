@@ -13,6 +13,11 @@ Cells are (table, dataset, method, seed):
 * ``t3``: ``fss``, ``cga``, ``fsga`` -- SEW-IL (CBIL) with the three search strategies.
 * ``t4``: ``rlsr``, ``sfs``, ``ssls``, ``cotfss``, ``sewil`` (= FSGA with CBIL, shared with t3).
 
+Only when asked for with ``--methods``: ``fsga_lenmut`` and ``fsga_best`` (Table 3 variants); the
+FSGA arms ``fsga-cbil``, ``fsga-cbil-beta``, ``fsga-cb``, ``fsga-oob``, ``fsga-lenmut-bounded``
+(one wrapper choice changed per arm, recording the criterion value and the pseudo-labels'
+accuracy); ``criteria-tb-printed`` (Table 2's subsets with the transductive bound as printed).
+
 Options (``--set key=value``): ``n_jobs`` (inside a cell, default 1), ``n_estimators`` (default
 200), ``tables`` (e.g. ``t3,t4``; default all three), ``runs_by_method`` (e.g. ``rlsr:20,sfs:20``:
 those methods get their own number of splits, the others ``--runs``).

@@ -13,12 +13,17 @@ from sklearn.model_selection import train_test_split
 from weakfs.datasets import load
 from weakfs.experiments._registry import RunConfig
 from weakfs.experiments.sewil._protocol import (
+    ARM_METHODS,
     BINARISED,
     COTFSS_DATASETS,
     CRITERIA_ORDER,
     EXTRA_METHODS,
+    FSGA_ARMS,
     METHODS,
     SPLITS,
+    TB_PRINTED_CRITERIA,
+    TB_PRINTED_METHOD,
+    criterion_column,
 )
 
 __all__ = ["VERSION", "load_split", "make_cells", "run_cell"]
@@ -28,8 +33,9 @@ def _version(cell: dict) -> int:
     """2: weakfs's forest, FSGA's elite, back-filling and child length as the authors' code,
     MNIST/Fashion binarised; CoT-FSS 3: its start comes from the labeled rows, at most k
     features; criteria 3: their self-learning uses weakfs's forest too (it used
-    scikit-learn's)."""
-    return 3 if cell.get("method") in ("cotfss", "criteria") else 2
+    scikit-learn's). New methods start at their family's version: the FSGA arms at 2, the
+    criteria with the printed transductive bound at 3."""
+    return 3 if cell.get("method") in ("cotfss", "criteria", TB_PRINTED_METHOD) else 2
 
 
 #: raised whenever a change here alters a cell's result (a function of the cell)
@@ -43,7 +49,8 @@ def _tables(config: RunConfig) -> list[str]:
 
 def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", list(SPLITS))
-    methods = config.keep("methods", METHODS + EXTRA_METHODS) if config.methods else METHODS
+    on_request = [*EXTRA_METHODS, *ARM_METHODS, TB_PRINTED_METHOD]
+    methods = config.keep("methods", METHODS + on_request) if config.methods else METHODS
     tables = _tables(config)
     runs = config.n_runs(20)
     opts = {
@@ -54,7 +61,7 @@ def make_cells(config: RunConfig) -> list[dict]:
         opts["n_estimators"] = min(opts["n_estimators"], 20)
     # split-major order, cheap methods and SEW-IL first, Table 2 (40 SLA runs per split) last:
     # an interrupted run still has complete splits of the main tables (finished cells are cached)
-    order = ["fsga", "rlsr", "sfs", "ssls", "fss", "cga", "cotfss", "criteria", *EXTRA_METHODS]
+    order = ["fsga", "rlsr", "sfs", "ssls", "fss", "cga", "cotfss", "criteria", *on_request]
     # --set runs_by_method=rlsr:20,sfs:20 gives some methods their own number of splits
     per_method = {}
     for item in str(config.options.get("runs_by_method", "")).split(","):
@@ -65,11 +72,11 @@ def make_cells(config: RunConfig) -> list[dict]:
     for seed in range(max([runs, *per_method.values()])):
         for m in [m for m in order if m in methods and seed < per_method.get(m, runs)]:
             for ds in datasets:
-                if m == "criteria" and "t2" not in tables:
+                if m in ("criteria", TB_PRINTED_METHOD) and "t2" not in tables:
                     continue
                 if m in ("fss", "cga", *EXTRA_METHODS) and "t3" not in tables:
                     continue
-                if m == "fsga" and not {"t3", "t4"} & set(tables):
+                if m in ("fsga", *ARM_METHODS) and not {"t3", "t4"} & set(tables):
                     continue
                 if m in ("rlsr", "sfs", "ssls", "cotfss") and "t4" not in tables:
                     continue
@@ -119,12 +126,20 @@ def _evaluate(X, y_semi, y_true, X_te, y_te, support, seed, n_estimators, n_jobs
     return acc_u, acc_t
 
 
-def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, quick):
-    """Table 2: 40 random subsets, each criterion's pick, and the ground truth (best ACC-U)."""
+def _criteria_cell(
+    X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, quick, names=None, details=False
+):
+    """Table 2: 40 random subsets, each criterion's pick, and the ground truth (best ACC-U).
+
+    ``names``: the criteria (default Table 2's four); ``details``: also the index of each pick
+    and of the best subset, and the Spearman correlation over the subsets of minus each
+    criterion with ACC-U (``<criterion>_rho``).
+    """
     from joblib import Parallel, delayed
 
     from weakfs.semi_supervised import ForestSubsetObjective, get_criterion, make_forest, self_learn
 
+    names = CRITERIA_ORDER if names is None else names
     d = X.shape[1]
     rng = np.random.RandomState(seed)
     n_sub = 10 if quick else 40
@@ -145,7 +160,7 @@ def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, qu
     subsets = ForestSubsetObjective(
         X[train], c[train], lab[train], X_unlabeled=X[~lab], n_estimators=n_estimators, seed=seed
     )
-    crits = [get_criterion(name) for name in CRITERIA_ORDER]
+    crits = [get_criterion(name) for name in names]
 
     def score_all(mask):
         evidence = subsets.evidence(mask)
@@ -156,15 +171,68 @@ def _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_estimators, n_jobs, qu
         values = np.array(
             Parallel(n_jobs=n_jobs, prefer="threads")(delayed(score_all)(m) for m in masks)
         )
-    out = {name: int(np.argmin(values[:, j])) for j, name in enumerate(CRITERIA_ORDER)}
+    out = {name: int(np.argmin(values[:, j])) for j, name in enumerate(names)}
     accs = [
         _evaluate(X, y_semi, y_true, X_te, y_te, m, seed, n_estimators, n_jobs)[0] for m in masks
     ]
     res = {"gt_acc_u": float(np.max(accs))}
     for name, i in out.items():
-        res[f"{name}_acc_u"] = float(accs[i])
+        res[f"{criterion_column(name)}_acc_u"] = float(accs[i])
     res["n_features"] = n0
+    if details:
+        from scipy.stats import spearmanr
+
+        res["gt_index"] = int(np.argmax(accs))
+        res["n_subsets"] = n_sub
+        for j, name in enumerate(names):
+            col = criterion_column(name)
+            res[f"{col}_index"] = out[name]
+            with warnings.catch_warnings():  # a constant criterion has no rank correlation
+                warnings.simplefilter("ignore")
+                rho = spearmanr(-values[:, j], accs)[0]
+            res[f"{col}_rho"] = float(rho)
     return res
+
+
+def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict):
+    """The selector of one FSGA arm: SEW-IL's FSGA (vote output) with the arm's criterion;
+    ``fsga-lenmut-bounded`` adds the length mutation bounded to ``floor(n0 / 4)`` features per
+    change (``n0 = floor(sqrt(d))``, at least 1)."""
+    from weakfs.semi_supervised import SEWILSelector
+
+    bounded = method == "fsga-lenmut-bounded"
+    n0 = int(np.floor(np.sqrt(d)))
+    return SEWILSelector(
+        criterion=FSGA_ARMS[method],
+        search="fsga",
+        length_mutation=bounded,
+        max_length_change=max(1, n0 // 4) if bounded else None,
+        final="vote",
+        n_estimators=n_est,
+        random_state=seed,
+        n_jobs=n_jobs,
+        **quick_ga,
+    )
+
+
+def _wrapper_evidence(sel, y_semi, y_true) -> dict:
+    """What a fitted SEW-IL's wrapper worked with: its criterion's value on the returned subset,
+    the accuracy of its pseudo-labels on the unlabeled training rows (those self-learning
+    labeled) against the hidden truth and their share, and gamma / beta of the returned
+    subset's mislabeling matrix."""
+    unl = y_semi == -1
+    pseudo = np.asarray(sel.pseudo_labels_)[unl]
+    got = pseudo != -1
+    p = np.asarray(sel.mislabeling_matrix_, dtype=float)
+    return {
+        "criterion_value": float(sel.criterion_value_),
+        "pseudo_label_accuracy": (
+            float(np.mean(pseudo[got] == y_true[unl][got])) if got.any() else float("nan")
+        ),
+        "pseudo_label_share": float(np.mean(got)),
+        "mislabeling_gamma": float(np.sum(np.max(p, axis=0))),
+        "mislabeling_beta": float(np.max(np.sum(p, axis=1))),
+    }
 
 
 def run_cell(cell: dict) -> dict:
@@ -180,8 +248,11 @@ def run_cell(cell: dict) -> dict:
     seed, n_est, n_jobs = cell["seed"], cell["n_estimators"], cell["n_jobs"]
     method = cell["method"]
     t0, cpu0 = time.perf_counter(), time.process_time()
-    if method == "criteria":
-        res = _criteria_cell(X, y_semi, y_true, X_te, y_te, seed, n_est, n_jobs, cell["quick"])
+    if method in ("criteria", TB_PRINTED_METHOD):
+        extra = {"names": TB_PRINTED_CRITERIA, "details": True} if method != "criteria" else {}
+        res = _criteria_cell(
+            X, y_semi, y_true, X_te, y_te, seed, n_est, n_jobs, cell["quick"], **extra
+        )
         res["select_seconds"] = time.perf_counter() - t0
         res["select_cpu_seconds"] = time.process_time() - cpu0
         return res
@@ -197,6 +268,8 @@ def run_cell(cell: dict) -> dict:
             n_jobs=n_jobs,
             **quick_ga,
         )
+    elif method in FSGA_ARMS:
+        sel = _fsga_arm(method, X.shape[1], seed, n_est, n_jobs, quick_ga)
     elif method == "rlsr":
         sel = RLSRSelector()
     elif method == "sfs":
@@ -220,8 +293,12 @@ def run_cell(cell: dict) -> dict:
         "select_seconds": select_seconds,
         "select_cpu_seconds": select_cpu_seconds,
     }
-    if method in ("fsga", "cga", *EXTRA_METHODS):
+    if method in ("fsga", "cga", *EXTRA_METHODS, *ARM_METHODS):
         # best criterion value per generation, for the history figure
         out["history"] = ";".join(f"{-v:.6g}" for v in sel.history_["best_fitness"])
         out["n_evaluations"] = int(sel.n_evaluations_)
+    if method in ARM_METHODS:
+        out.update(_wrapper_evidence(sel, y_semi, y_true))
+        if sel.max_length_change is not None:
+            out["max_length_change"] = int(sel.max_length_change)
     return out

@@ -24,3 +24,26 @@ EXTRA_METHODS = ["fsga_lenmut", "fsga_best"]
 # the paper ran CoT-FSS only where it finished within 1 hour per split
 COTFSS_DATASETS = {"Protein", "Madelon", "Isolet", "Coil20"}
 CRITERIA_ORDER = ["oob", "tb", "cb", "cbil"]
+
+# the decisive experiment on SEW-IL's gap (docs/sewil.md, "Why SEW-IL trails the paper"): FSGA
+# arms on the same splits, each changing one choice of the wrapper; method -> its criterion (a
+# name of weakfs.semi_supervised.get_criterion). Run only when asked for with --methods.
+# fsga-cbil = the committed fsga cells (same selector), recording more; fsga-lenmut-bounded =
+# CBIL with the length mutation bounded to floor(floor(sqrt(d)) / 4) features per change
+FSGA_ARMS = {
+    "fsga-cbil": "cbil",
+    "fsga-cbil-beta": "cbil-beta",
+    "fsga-cb": "cb",
+    "fsga-oob": "oob",
+    "fsga-lenmut-bounded": "cbil",
+}
+ARM_METHODS = list(FSGA_ARMS)
+# Table 2's cells again with the transductive bound as printed (sums over all rows) and CBIL
+# with beta beside the committed criteria; run only when asked for with --methods
+TB_PRINTED_METHOD = "criteria-tb-printed"
+TB_PRINTED_CRITERIA = [*CRITERIA_ORDER, "tb-printed", "cbil-beta"]
+
+
+def criterion_column(name: str) -> str:
+    """The column prefix of a criterion in the cells (``"tb-printed"`` -> ``"tb_printed"``)."""
+    return name.replace("-", "_")

@@ -14,6 +14,7 @@ from weakfs.experiments._report import (
     paper_verdict,
     verdict_lines,
 )
+from weakfs.experiments.sewil._arms_report import arms_section, tb_printed_section
 from weakfs.experiments.sewil._paper import PAPER_T2, PAPER_T34
 from weakfs.experiments.sewil._protocol import (
     CRITERIA_ORDER,
@@ -257,6 +258,9 @@ def _timing(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
+    # a run of criteria cells alone has no selector columns: Tables 3 and 4 then say "not run"
+    missing = [c for c in ("acc_u", "acc_t", "n_features") if c not in table]
+    table = table.assign(**dict.fromkeys(missing, np.nan))
     runs = table.groupby(["dataset", "method"]).size().reset_index(name="splits")
     timing = _timing(table) if "select_seconds" in table else pd.DataFrame()
     parts = [
@@ -287,6 +291,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         ),
         "### Table 2 — selection criteria at the FSGA initialisation (ACC-U)\n\n" + _table2(table),
     ]
+    parts += [part for part in (arms_section(table), tb_printed_section(table)) if part]
     fig = _history_figure(table, ctx)
     if fig:
         parts.append(f"### FSGA / CGA search history\n\n![history]({fig})\n")

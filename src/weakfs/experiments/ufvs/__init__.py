@@ -6,7 +6,9 @@ at most ``n`` rows, or by at least ``|D| - n``, are dropped), taken as fractions
 or ``zero_absent`` (0 means "absent": the library default for sparse input and, as far as the
 authors' group's code is described, their treatment of sparse data; every dataset here but
 MADELON has many zeros).  Labels ``C`` are binary as in the paper (KDD: normal vs attack) and
-used only for the measures.  UFVS is deterministic, so there is no seed axis.
+used only for the measures.  A third mode, ``discrete`` (0 a value, columns of at most 20
+distinct values kept unbinned), runs on ADA and HIVA (or on the datasets named).  UFVS is
+deterministic, so there is no seed axis.
 """
 
 from weakfs.experiments._registry import Experiment

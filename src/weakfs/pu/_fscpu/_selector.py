@@ -258,8 +258,11 @@ class FSCPUSelector(SupportSelector):
         "cache": ["boolean"],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
-        "verbose": ["verbose"],
+        "verbose": ["verbose", StrOptions({"auto"})],
     }
+
+    #: what ``scores_`` (= ``theta_``) is, for printed rankings and plots
+    SCORE_LABEL = "theta: probability the search selects the feature (ties at 1 - eps: converged)"
 
     def __init__(
         self,
@@ -279,7 +282,7 @@ class FSCPUSelector(SupportSelector):
         cache: bool = True,
         n_jobs=None,
         random_state=None,
-        verbose=False,
+        verbose="auto",
     ):
         self.n_features_to_select = n_features_to_select
         self.budget = budget
@@ -353,7 +356,7 @@ class FSCPUSelector(SupportSelector):
             stop_when_converged=self.stop_when_converged,
             cache=self.cache,
             n_jobs=self.n_jobs,
-            progress=bool(self.verbose),
+            progress=self.verbose,
         )
         # one BLAS thread for the many small matrix products (set once: entering costs ms)
         with threadpool_limits(limits=1, user_api="blas"):

@@ -73,6 +73,21 @@ def _warn_not_converged(history: list[dict], n_iter: int) -> None:
     )
 
 
+def quadratic_design_mb(n: int, m: int) -> float:
+    """Memory (MB) of the dense quadratic design of ``m`` features on ``n`` rows: the
+    ``p = m (m + 3) / 2 + 1`` coefficients' Gram matrices and the design itself."""
+    p = m * (m + 3) // 2 + 1
+    return 8.0 * (3 * p * p + 2 * n * p) / 2**20
+
+
+def largest_quadratic_model(n: int, memory_limit_mb: float) -> int:
+    """The most features whose quadratic design on ``n`` rows fits in ``memory_limit_mb``."""
+    m = 1
+    while quadratic_design_mb(n, m + 1) <= memory_limit_mb:
+        m += 1
+    return m
+
+
 class GKFPUALClassifier(_StandardizedPUClassifier):
     """Group kernel-free PU classifier with asymmetric loss (GKF-PUAL).
 
@@ -237,13 +252,15 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         return mu  # type: ignore[return-value]
 
     def _check_memory(self, n: int, m: int) -> None:
-        p = m * (m + 3) // 2 + 1
-        need_mb = 8.0 * (3 * p * p + 2 * n * p) / 2**20
+        need_mb = quadratic_design_mb(n, m)
         if need_mb > self.memory_limit_mb:
+            fits = largest_quadratic_model(n, self.memory_limit_mb)
             raise ValueError(
-                f"too many features for the quadratic model: {m} features give {p - 1} "
-                f"coefficients and need about {need_mb:.0f} MB (> memory_limit_mb="
-                f"{self.memory_limit_mb:g}); select fewer features first or raise memory_limit_mb"
+                f"too many features for the quadratic model: {m} features give "
+                f"{m * (m + 3) // 2} coefficients and need about {need_mb:.0f} MB "
+                f"(> memory_limit_mb={self.memory_limit_mb:g}); screen them first with "
+                f"GKFPUALSelector(prefilter={fits}) (or prefilter='auto'; on the command line "
+                "--set prefilter=auto), or raise memory_limit_mb"
             )
 
     def _prepare(self, X, y) -> _FitData:

@@ -21,8 +21,9 @@ from sklearn.utils.validation import check_is_fitted
 import weakfs.pu._pu_extra_trees._kernels as _k
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_finite_target, check_pu_target
+from weakfs._progress import progress
 from weakfs._tree._shared import resolve_max_features
-from weakfs._validation import progress, spawn_seeds, validate_X, validate_X_y
+from weakfs._validation import spawn_seeds, validate_X, validate_X_y
 from weakfs.pu._prior import _estimate_class_prior, estimate_class_prior
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]
@@ -219,8 +220,7 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         Threads grow trees and predict.
     %(random_state)s
         Seeds of the trees are spawned from it up front, and it seeds the prior estimate.
-    verbose : int, default=0
-        Show a progress bar over trees when > 0.
+    %(verbose)s
 
     Attributes
     ----------
@@ -269,7 +269,7 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         "voting": [StrOptions({"hard", "soft"})],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
-        "verbose": ["verbose"],
+        "verbose": ["verbose", StrOptions({"auto"})],
     }
 
     def __init__(
@@ -290,7 +290,7 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         voting: str = "hard",
         n_jobs: int | None = None,
         random_state=None,
-        verbose: int = 0,
+        verbose: bool | int | str = "auto",
     ):
         self.n_estimators = n_estimators
         self.risk = risk
@@ -408,12 +408,12 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         if n_jobs == 1:
             trees = [
                 _grow_one(Xf, rows, packed, boot, params, int(sd))
-                for sd in progress(seeds, enabled=self.verbose > 0, desc="trees")
+                for sd in progress(seeds, enabled=self.verbose, desc="trees")
             ]
         else:
             runner = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")
             trees = list(
-                progress(runner(tasks), enabled=self.verbose > 0, total=len(seeds), desc="trees")
+                progress(runner(tasks), enabled=self.verbose, total=len(seeds), desc="trees")
             )
         self.trees_ = trees
         self._flatten()

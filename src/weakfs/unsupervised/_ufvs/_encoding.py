@@ -128,12 +128,28 @@ def _as_float(values: np.ndarray, name: str) -> np.ndarray:
     return x
 
 
+def _boolean_columns(X, d: int) -> np.ndarray:
+    """Which columns have a boolean dtype (their two values are never binned)."""
+    if hasattr(X, "dtypes"):
+        return np.array([pd.api.types.is_bool_dtype(t) for t in X.dtypes], dtype=bool)
+    dtype = getattr(X, "dtype", None)
+    if dtype is None:
+        dtype = np.asarray(X).dtype
+    return np.full(d, dtype.kind == "b", dtype=bool)
+
+
 def categorical_mask(spec, X, d: int, names) -> np.ndarray:
-    """Which of the ``d`` columns of ``X`` are categorical, from ``categorical_features``."""
+    """Which of the ``d`` columns of ``X`` are categorical, from ``categorical_features``;
+    boolean columns always are (5 equal-width bins of False/True would name them as intervals)."""
     if isinstance(spec, str):  # "auto"
         if hasattr(X, "dtypes"):
             return np.array([_is_categorical_dtype(t) for t in X.dtypes], dtype=bool)
         return np.full(d, _array_is_categorical(X), dtype=bool)
+    return _listed_columns(spec, d, names) | _boolean_columns(X, d)
+
+
+def _listed_columns(spec, d: int, names) -> np.ndarray:
+    """The columns ``categorical_features`` lists (names, indices or a boolean mask)."""
     spec = np.asarray(spec)
     if spec.dtype == bool:
         if spec.shape != (d,):

@@ -206,7 +206,9 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
         Equal-width intervals per numeric column (the paper uses 5).
     keep_discrete_up_to : int or None, default=None
         Numeric columns with at most this many distinct values keep their values instead of being
-        binned.  ``None`` bins every numeric column, as the paper does.
+        binned.  ``None`` bins every numeric column, as the paper does: a 0/1 column then holds
+        the first and the last bin, named ``[0, 0.2)`` and ``[0.8, 1]`` (the same two values,
+        so the same selection); ``keep_discrete_up_to=2`` names them ``0`` and ``1``.
     zero_as_absent : bool or None, default=None
         If true, the value 0 is "absent": it is never a candidate and a row with 0 holds no value
         of that feature (the remaining non-zero values are binned over their own range; for 0/1
@@ -215,7 +217,8 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
     categorical_features : "auto" or array-like, default="auto"
         Columns used as they are (no binning).  ``"auto"``: non-numeric DataFrame columns
         (object, string, category, bool) and every column of a non-numeric array.  Otherwise a
-        list of column names or indices, or a boolean mask.
+        list of column names or indices, or a boolean mask; boolean columns are used as they
+        are in any case (``False`` and ``True``, never binned).
 
     Attributes
     ----------
