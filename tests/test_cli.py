@@ -150,6 +150,7 @@ def test_ids_and_dates_are_left_out_with_a_note(suffix, tmp_path, capsys):
     frame.loc[frame.index[::20], "day"] = None  # dates with gaps are still dates
     path = _write(frame, tmp_path, suffix)
     argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr"]
+    argv += ["--no-per-column"]  # k counts encoded features here
     out = tmp_path / "sel.csv"
     assert main([*argv, "-k", "7", "-o", str(out)]) == 0
     captured = capsys.readouterr()
@@ -171,7 +172,8 @@ def test_ids_and_dates_are_left_out_with_a_note(suffix, tmp_path, capsys):
 def test_drop_and_categorical(tmp_path, capsys):
     frame = _table().assign(zone=lambda f: np.arange(len(f)) % 4 + 10)
     path = _write(frame, tmp_path)
-    argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr", "-k"]
+    argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr"]
+    argv += ["--no-per-column", "-k"]  # k counts encoded features here
     assert main([*argv, "1", "--drop", "noise a", "colour"]) == 0
     assert "rows x 4 features" in capsys.readouterr().out  # signal, noise b, visits, zone
     out = tmp_path / "all.json"
@@ -233,6 +235,7 @@ def test_output_holds_the_selected_features_and_scores(name, extra, tmp_path, ca
     path = _write(_table(), tmp_path, ".parquet")
     out = tmp_path / name
     argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "semi-jmi"]
+    argv += ["--no-per-column"]  # k counts encoded features here
     assert main([*argv, "-k", "3", "-o", str(out), *extra]) == 0
     if out.suffix == ".csv":
         selected = pd.read_csv(out)
@@ -240,7 +243,7 @@ def test_output_holds_the_selected_features_and_scores(name, extra, tmp_path, ca
         selected = pd.read_parquet(out)
     else:
         payload = json.loads(out.read_text())
-        assert payload["method"] == "semi-jmi" and payload["rows"] == 200
+        assert payload["method"] == "semi_jmi" and payload["rows"] == 200  # one spelling
         assert payload["class_prior"] is None  # semi-JMI uses no prior
         assert payload["parameters"] == {"k": 3, "random_state": 0}
         selected = pd.DataFrame(payload["selected"])

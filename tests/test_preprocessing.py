@@ -96,7 +96,7 @@ def test_the_command_line_prepares_the_same_columns(tmp_path, capsys):
     table.to_csv(path, index=False)
     out = tmp_path / "sel.csv"
     argv = ["select", str(path), "--target", "y", "--positive", "1", "--method", "semi-jmi"]
-    assert main([*argv, "-k", "5", "-o", str(out)]) == 0
+    assert main([*argv, "-k", "5", "--no-per-column", "-o", str(out)]) == 0
     chosen = set(pd.read_csv(out)["feature"])
     expected = set(TablePreparer().fit(table.drop(columns="y")).get_feature_names_out())
     assert chosen == expected

@@ -6,12 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from weakfs.cli import _datasets, _reproduce, _select
+from weakfs.cli import _datasets, _reproduce, _select, _transform
 from weakfs.cli._common import UsageError, _one_line
 
 #: subcommand -> its module: ``PARSER`` (how it is added), ``format_parser(parser)`` and
 #: ``main(parsed_args) -> exit code``
-SUBCOMMANDS = {"select": _select, "reproduce": _reproduce, "datasets": _datasets}
+SUBCOMMANDS = {
+    "select": _select,
+    "transform": _transform,
+    "reproduce": _reproduce,
+    "datasets": _datasets,
+}
 
 #: errors that come from what the user gave (file, options, data): one line and exit code 2
 USER_ERRORS = (ValueError, TypeError, KeyError, LookupError, OSError, ImportError)

@@ -40,6 +40,36 @@ def _output_format(output: str | None, fmt: str | None) -> str | None:
     return fmt
 
 
+def table_format(path: str | None, option: str) -> str | None:
+    """The format (csv or parquet) of a table written by ``option``, checked before any work;
+    None without a path."""
+    if not path:
+        return None
+    target = Path(path)
+    if not target.resolve().parent.is_dir():
+        _fail(f"the folder of {option} does not exist: {target.parent}")
+    fmt = OUTPUT_FORMATS.get(target.suffix.lower())
+    if fmt not in ("csv", "parquet"):
+        _fail(f"{option} writes a table: name it .csv or .parquet; got {target.name}")
+    if fmt == "parquet":
+        _require_parquet(f"writing {target.name}")
+    return fmt
+
+
+def write_table(path: str, fmt: str, table: pd.DataFrame) -> None:
+    """A whole table, written beside ``path`` and renamed (never half a file)."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        if fmt == "csv":
+            table.to_csv(tmp, index=False)
+        else:
+            table.to_parquet(tmp, index=False)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _ranked(selector, names: list[str]) -> tuple[list[str], dict[str, float], str | None]:
     """The selected features best first, their scores and what the scores are.
 

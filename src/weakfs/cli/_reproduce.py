@@ -33,7 +33,10 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     _add_set_option(parser, "KEY=VALUE", "an experiment option")
     parser.add_argument("--n-jobs", type=int, default=1, help="cells run in parallel")
     parser.add_argument("--scheduler", help="'local' for a Dask LocalCluster or tcp://host:port")
-    parser.add_argument("--out", default="results", help="output directory (default results/)")
+    parser.add_argument(
+        "--out",
+        help="output directory (default results/; the demo, a smoke test: a temporary folder)",
+    )
     parser.add_argument(
         "--cached-only",
         action="store_true",
@@ -62,8 +65,9 @@ class ReproduceRequest:
         Cells run in parallel.
     scheduler : str or None
         ``"local"`` for a Dask LocalCluster, or the address of a Dask scheduler.
-    out : str
-        Output directory, as typed.
+    out : str or None
+        Output directory, as typed; None: the experiment's (``results``, or a temporary folder
+        for the demo).
     cached_only : bool
         Run nothing; report the cells already cached.
     command : str or None
@@ -78,7 +82,7 @@ class ReproduceRequest:
     options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     n_jobs: int = 1
     scheduler: str | None = None
-    out: str = "results"
+    out: str | None = None
     cached_only: bool = False
     command: str | None = None
 
@@ -143,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
 def run(request: ReproduceRequest) -> int:
     """Run the experiment's cells (finished ones are cached) and write its report; 1 when a
     cell failed."""
-    from weakfs.experiments import canonical_name, run_experiment
+    from weakfs.experiments import canonical_name, get, run_experiment
 
     start = time.perf_counter()
     failed = []
@@ -164,8 +168,15 @@ def run(request: ReproduceRequest) -> int:
         log=log,
         cached_only=request.cached_only,
     )
-    report = Path(request.out) / (canonical_name(request.experiment) + ".md")
+    experiment = get(request.experiment)
+    out = Path(request.out) if request.out is not None else experiment.default_out()
+    report = out / (canonical_name(request.experiment) + ".md")
     print(f"{len(table)} cells in {time.perf_counter() - start:.1f} s; report: {report}")
+    if not experiment.committed and request.out is None:
+        print(
+            f"(the {experiment.name} is a smoke test of the runner: its results go to {out}, "
+            "not into results/; --out DIR writes them elsewhere)"
+        )
     if failed:
         print(f"weakfs reproduce: {len(failed)} cell(s) failed (see above)", file=sys.stderr)
         return 1

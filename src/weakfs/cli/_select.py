@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 
-import numpy as np
-
-from weakfs.cli._common import _add_set_option, _fail, _parse_set, _print_notes
-from weakfs.cli._output import _output_format, _ranked, _selected_table, _write_atomic
+from weakfs.cli._common import _add_set_option, _fail, _print_notes
+from weakfs.cli._output import _ranked, _selected_table, _write_atomic, write_table
+from weakfs.cli._select_request import SelectRequest
 from weakfs.cli._selectors import (
     SELECTORS,
-    SelectorSpec,
     _build_selector,
     _elapsed,
     _estimate_prior,
-    _resolve_method,
+    apply_k,
     available_selectors,
 )
-from weakfs.cli._table import OUTPUT_FORMATS, _prepare_features, _prepare_labels, _read_table
+from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -37,6 +32,11 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", help="CSV or Parquet file")
     parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
     parser.add_argument("--list", action="store_true", help="list the selectors")
+    parser.add_argument(
+        "--sep",
+        metavar="CHAR",
+        help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
+    )
     lab = parser.add_argument_group("labels")
     lab.add_argument("--target", help="label column (file input)")
     lab.add_argument(
@@ -44,6 +44,12 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="VALUE",
         help="target value of the (labeled) positives, read as the column's type "
         "(True/False, text, number); PU methods",
+    )
+    lab.add_argument(
+        "--negative",
+        metavar="VALUE",
+        help="target value of labeled negatives, for semi-supervised methods (the other values "
+        "and blanks are unlabeled); PU methods read no negatives",
     )
     lab.add_argument(
         "--labeled-fraction",
@@ -89,7 +95,19 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     run.add_argument(
         "--method", default="pu_extra_trees", help="selector (see --list); default pu_extra_trees"
     )
-    run.add_argument("-k", type=int, default=None, help="number of features to select")
+    run.add_argument(
+        "-k",
+        metavar="K",
+        help="features to select: a number (10), a fraction (0.2) or 'auto' (the method's "
+        "default). Defaults: " + "; ".join(f"{n} {s.default_k}" for n, s in SELECTORS.items()),
+    )
+    run.add_argument(
+        "--per-column",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="k counts source columns, each scored from its one-hot features (default: on when "
+        "text columns were encoded and -k is given)",
+    )
     _add_set_option(run, "PARAM=VALUE", "a parameter of the selector")
     run.add_argument(
         "--n-jobs", type=int, metavar="N", help="parallel jobs (methods that have them)"
@@ -105,129 +123,19 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     out.add_argument(
         "--format", choices=["csv", "parquet", "json"], help="format of -o (default: its suffix)"
     )
+    out.add_argument(
+        "--reduced",
+        metavar="FILE",
+        help="also write the table reduced to the selected features and the target (.csv or "
+        ".parquet)",
+    )
+    out.add_argument(
+        "--save-model",
+        metavar="FILE",
+        help="save the fitted table preparation and selector (joblib) to reuse with "
+        "`weakfs transform FILE TABLE`",
+    )
     return parser
-
-
-@dataclass(frozen=True)
-class SelectRequest:
-    """``weakfs select`` as asked on the command line, checked as far as it can be without the
-    data (:meth:`from_args`).
-
-    Attributes
-    ----------
-    method : str
-        Name of the selector, an alias resolved (``puet`` -> ``pu_extra_trees``).
-    spec : SelectorSpec
-        How the selector is built.
-    path : Path or None
-        CSV/Parquet file to read, or None with ``dataset``.
-    dataset : str or None
-        Bundled or staged dataset to read instead of a file.
-    target, positive : str or None
-        Label column (file input) and the target value of the labeled positives, as typed.
-    labeled_fraction : float or None
-        Share of the positives' labels kept when simulating weak labels.
-    prior : float, "auto" or None
-        Class prior in (0, 1), ``"auto"`` (estimated), or None (the method's default).
-    drop, categorical, keep : tuple of str
-        Columns left out, one-hot encoded, used although they look like IDs or dates.
-    max_categories : int
-        Most distinct values of a text column.
-    impute : {"median", "most_frequent"} or None
-        How missing values are filled; None: they are refused.
-    k : int or None
-        Number of features to select.
-    params : mapping
-        Parameters of the selector from ``--set`` (read-only).
-    n_jobs : int or None
-        Parallel jobs, for methods that have them.
-    random_state : int
-        Seed of the selector and of simulated labels.
-    progress : bool
-        Show a progress bar (or the elapsed time) on stderr.
-    output : str or None
-        File receiving the selected features, as typed.
-    output_format : {"csv", "parquet", "json"} or None
-        Format of ``output``; None without one.
-    """
-
-    method: str
-    spec: SelectorSpec
-    path: Path | None = None
-    dataset: str | None = None
-    target: str | None = None
-    positive: str | None = None
-    labeled_fraction: float | None = None
-    prior: float | str | None = None
-    drop: tuple[str, ...] = ()
-    categorical: tuple[str, ...] = ()
-    keep: tuple[str, ...] = ()
-    max_categories: int = 50
-    impute: str | None = None
-    k: int | None = None
-    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
-    n_jobs: int | None = None
-    random_state: int = 0
-    progress: bool = True
-    output: str | None = None
-    output_format: str | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> SelectRequest:
-        """The request of parsed arguments; everything that can be checked without the data
-        is checked here, before any work."""
-        method, spec = _resolve_method(args.method)
-        if not args.dataset and not args.path:
-            _fail(f"give a CSV/Parquet file or --dataset NAME{_swallowed_file_hint(args)}")
-        if args.k is not None and args.k < 1:
-            _fail(f"-k must be at least 1; got {args.k}")
-        if args.max_categories < 1:
-            _fail(f"--max-categories must be at least 1; got {args.max_categories}")
-        prior = _parse_prior(args.prior)
-        output_format = _output_format(args.output, args.format)
-        params = _parse_set(args.set, form="PARAM=VALUE")
-        return cls(
-            method=method,
-            spec=spec,
-            path=None if args.dataset or not args.path else Path(args.path),
-            dataset=args.dataset or None,
-            target=args.target,
-            positive=args.positive,
-            labeled_fraction=args.labeled_fraction,
-            prior=prior,
-            drop=tuple(args.drop),
-            categorical=tuple(args.categorical),
-            keep=tuple(args.keep),
-            max_categories=args.max_categories,
-            impute=args.impute,
-            k=args.k,
-            params=MappingProxyType(params),
-            n_jobs=args.n_jobs,
-            random_state=args.random_state,
-            progress=not args.no_progress,
-            output=args.output or None,
-            output_format=output_format,
-        )
-
-
-def _swallowed_file_hint(args: argparse.Namespace) -> str:
-    """A file name that ``--drop``/``--categorical``/``--keep`` took as a column name."""
-    swallowed = [
-        v for v in (*args.drop, *args.categorical, *args.keep) if Path(v).suffix in OUTPUT_FORMATS
-    ]
-    return f" ({swallowed[0]} was read as a column name: put the file first)" if swallowed else ""
-
-
-def _parse_prior(text: str | None) -> float | str | None:
-    if text is None or text == "auto":
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        value = np.nan
-    if not 0 < value < 1:
-        _fail(f"--prior takes a number in (0, 1) or 'auto'; got {text!r}")
-    return value
 
 
 def main(args: argparse.Namespace) -> int:
@@ -237,13 +145,18 @@ def main(args: argparse.Namespace) -> int:
         for name, spec in SELECTORS.items():
             state = "" if name in specs else "  (not available in this installation)"
             print(f"{name:14s} [{spec.labels:4s}] {spec.help}{state}")
+            print(f"{'':21s}without -k: {spec.default_k}")
+        print(
+            "labels: pu = labeled positives and unlabeled rows; semi = a few labels per class; "
+            "none = no labels. Names are also accepted with hyphens (semi-jmi)."
+        )
         return 0
     return run(SelectRequest.from_args(args))
 
 
 def run(request: SelectRequest) -> int:
-    """Read the table, fit the selector, print the selected features and write ``-o``."""
-    method, k = request.method, request.k
+    """Read the table, fit the selector, print the selected features and write the outputs."""
+    method = request.method
     selector, model, notes = _build_selector(request)
     X, y, source_name = _read_table(request)
     if X.shape[0] == 0 or X.shape[1] == 0:
@@ -254,12 +167,27 @@ def run(request: SelectRequest) -> int:
     labels = _prepare_labels(request, y)
     features = _prepare_features(request, X)
     X = features.X
-    if k is not None and k > X.shape[1]:
-        _fail(f"-k {k} is more than the {X.shape[1]} features")
+    per_column = _per_column(request, features)
+    units = len(set(features.source.values())) if per_column else X.shape[1]
+    k = request.k
+    if isinstance(k, int) and k > units:
+        what = "source columns" if per_column else "features"
+        _fail(f"-k {k} is more than the {units} {what}")
     notes += [*labels.notes, *features.notes]
-    if k is not None and request.spec.k_param is None:
-        notes.append(f"{method} chooses its own number of features: -k is ignored")
-    # printed once every check has passed, so that a mistake is reported on one line
+    if k is not None and request.spec.k_param is None and not per_column:
+        notes.append(_no_k_note(method))
+    if per_column:
+        from weakfs.feature_selection import SelectPerColumn
+
+        selector = SelectPerColumn(
+            model, n_columns_to_select=None if k == "auto" else k, columns=features.source
+        )
+        notes.append(
+            "k counts source columns (each scored from its one-hot features); --no-per-column "
+            "counts the encoded features"
+        )
+    else:
+        apply_k(selector, model, request.spec, k, units)
     _print_notes("select", notes)
     for line in labels.lines:
         print(line)
@@ -280,23 +208,111 @@ def run(request: SelectRequest) -> int:
     prior = getattr(fitted, "prior_", None)
     if prior is not None:
         print(f"class prior used: {prior:.4g} ({prior_how})")
+    screened = next(
+        (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
+        None,
+    )
+    if screened is not None:
+        print(
+            f"screened to {int(screened.sum())} of {screened.shape[0]} features by PU relevance "
+            "before the quadratic model (prefilter; the paper has no screening)"
+        )
     names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
-    what = f" (score: {label})" if label not in (None, "score") else ""
-    print(f"\nselected {len(names)} in {seconds:.2f} s{what}:")
-    for rank, name in enumerate(names, 1):
-        score = f"  score {scores[name]:.4g}" if name in scores else ""
-        print(f"  {rank:3d}. {name}{score}")
+    if per_column:  # the features of the best column first
+        rank = {column: i for i, column in enumerate(selector.columns_)}
+        group = dict(zip(map(str, selector.feature_names_in_), selector.groups_))
+        names = sorted(names, key=lambda name: rank[group[name]])
+        _print_columns(selector, names, seconds)
+    else:
+        what = f" (score: {label})" if label not in (None, "score") else ""
+        print(f"\nselected {len(names)} in {seconds:.2f} s{what}:")
+        for rank, name in enumerate(names, 1):
+            score = f"  score {scores[name]:.4g}" if name in scores else ""
+            print(f"  {rank:3d}. {name}{score}")
+    if request.spec.labels == "none" and method == "ufvs":
+        print(UFVS_READING)
+    _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how)
+    return 0
+
+
+#: what a newcomer needs to read UFVS's output
+UFVS_READING = (
+    "\nUFVS selects feature values, not columns: each line above is a value (column=value "
+    "or a bin) held by some rows, and together they cover every row with values whose "
+    "entropy is small. They describe the table; as features for a classifier they are 0/1 "
+    "indicators and usually predict little. To choose k columns for a model, use a method "
+    "that reads your labels (weakfs select --list)."
+)
+
+
+def _no_k_note(method: str) -> str:
+    if method == "ufvs":
+        return (
+            "ufvs has no k: the number of values follows from covering every row; "
+            "--set min_count=N drops values held by at most N rows (fewer values)"
+        )
+    return f"{method} chooses its own number of features: -k is ignored"
+
+
+def _per_column(request: SelectRequest, features) -> bool:
+    """Whether ``k`` counts source columns: as asked, else when one-hot encoding happened and
+    ``k`` was given (never for UFVS, which selects values)."""
+    if request.spec.labels == "none" or not request.spec.one_hot:
+        if request.per_column:
+            _fail(f"{request.method} selects feature values: --per-column does not apply")
+        return False
+    if request.per_column is not None:
+        return request.per_column
+    encoded = any(name != column for name, column in features.source.items())
+    return encoded and request.k is not None
+
+
+def _print_columns(selector, names: list[str], seconds: float) -> None:
+    scores = selector.column_scores_
+    label = (
+        "order of the first choice"
+        if selector._is_greedy_ranker()
+        else (f"{selector.aggregate} of its features' scores")
+    )
+    print(f"\nselected {len(selector.columns_)} columns in {seconds:.2f} s (score: {label}):")
+    for rank, column in enumerate(selector.columns_, 1):
+        own = [
+            n
+            for n in names
+            if selector.groups_[list(selector.feature_names_in_).index(n)] == column
+        ]
+        listed = f"  ({', '.join(own)})" if own != [column] else ""
+        print(f"  {rank:3d}. {column}  score {scores[column]:.4g}{listed}")
+
+
+def _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how):
+    """``-o`` (the selected features), ``--reduced`` (the table reduced to them) and
+    ``--save-model`` (the fitted preparation and selector)."""
     if request.output_format is not None:
         meta = {
-            "method": method,
-            "source": source_name,
-            "rows": int(X.shape[0]),
-            "features": int(X.shape[1]),
+            "method": request.method,
+            "rows": int(features.X.shape[0]),
+            "features": int(features.X.shape[1]),
             "class_prior": None if prior is None else {"value": prior, "how": prior_how},
             "score": label,
-            "parameters": {"k": k, "random_state": request.random_state, **request.params},
+            "parameters": {"k": request.k, "random_state": request.random_state, **request.params},
         }
         table = _selected_table(names, scores, features.source)
         _write_atomic(Path(request.output), request.output_format, table, meta)
         print(f"wrote the {len(names)} selected features to {request.output}")
-    return 0
+    if request.reduced is not None:
+        reduced = features.X[names].reset_index(drop=True)
+        if y is not None:
+            reduced[str(y.name)] = y.reset_index(drop=True)
+        write_table(request.reduced, request.reduced_format, reduced)
+        print(f"wrote the table reduced to {len(names)} features to {request.reduced}")
+    if request.save_model is not None:
+        import joblib
+        from sklearn.pipeline import Pipeline
+
+        pipeline = Pipeline([("prepare", features.preparer), ("select", selector)])
+        joblib.dump(pipeline, request.save_model)
+        print(
+            f"saved the fitted preparation and selector to {request.save_model} "
+            f"(weakfs transform {request.save_model} TABLE -o OUT)"
+        )

@@ -46,6 +46,8 @@ class SelectorSpec:
     progress : str or None
         Parameter that turns on the selector's own progress bar; ``None``: the command line
         shows the elapsed time instead.
+    default_k : str
+        What the method selects without ``-k`` (``--help`` and ``--list`` say it).
     """
 
     target: str
@@ -56,34 +58,45 @@ class SelectorSpec:
     from_model: bool = False
     one_hot: bool = True
     progress: str | None = None
+    default_k: str = "half of the features"
 
 
 # name -> spec.  Each entry is imported lazily; `weakfs select --list` shows which are available.
+# Names use underscores; the same name with hyphens (fscpu-mi, semi-jmi) is accepted too.
 SELECTORS: dict[str, SelectorSpec] = {
     "ufvs": SelectorSpec(
         "weakfs.unsupervised:UFVSSelector",
         "none",
-        "UFVS: unsupervised feature-value selection under full coverage (k is ignored)",
+        "UFVS: a set of feature *values* (e.g. sex=m) that together cover every row, without "
+        "labels; for describing the data, not for choosing k columns",
         k_param=None,
         one_hot=False,
+        default_k="none: the value set follows from full coverage",
     ),
     "fscpu": SelectorSpec(
         "weakfs.pu:FSCPUSelector",
         "pu",
         "FSCPU: cluster-assumption objective, compact GA",
         progress="verbose",
+        default_k="half of the features",
     ),
-    "fscpu-mi": SelectorSpec(
+    "fscpu_mi": SelectorSpec(
         "weakfs.pu:FSCPUSelector",
         "pu",
         "FSCPU-MI: cluster objective plus semi-JMI",
         defaults={"objective": "cluster+mi"},
         progress="verbose",
+        default_k="half of the features",
     ),
-    "semi-jmi": SelectorSpec(
-        "weakfs.pu:SemiJMISelector", "pu", "semi-JMI: JMI with unlabeled rows as negatives"
+    "semi_jmi": SelectorSpec(
+        "weakfs.pu:SemiJMISelector",
+        "pu",
+        "semi-JMI: JMI with unlabeled rows as negatives",
+        default_k="half of the features",
     ),
-    "mrmr": SelectorSpec("weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels"),
+    "mrmr": SelectorSpec(
+        "weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels", default_k="half of the features"
+    ),
     "pu_extra_trees": SelectorSpec(
         "weakfs.pu:PUExtraTreesClassifier",
         "pu",
@@ -91,26 +104,37 @@ SELECTORS: dict[str, SelectorSpec] = {
         defaults={"prior": "auto", "n_jobs": -1},
         from_model=True,
         progress="verbose",
+        default_k="features with above-mean importance",
     ),
     "gkf_pual": SelectorSpec(
-        "weakfs.pu:GKFPUALClassifier",
+        "weakfs.pu:GKFPUALSelector",
         "pu",
-        "GKF-PUAL: features whose group-lasso group is non-zero (top k by group norm)",
-        from_model=True,
+        "GKF-PUAL: the group lasso's features; with -k the k of the lambda1 path (as "
+        "GKFPUALSelector(n_features_to_select=k)), screened to 32 features first when there are "
+        "more (prefilter='auto')",
+        defaults={"prefilter": "auto"},
+        default_k="the non-zero groups at the default lambda1",
     ),
     "sewil": SelectorSpec(
         "weakfs.semi_supervised:SEWILSelector",
         "semi",
-        "SEW-IL: self-learning wrapper with the CBIL criterion and FSGA (k is ignored)",
+        "SEW-IL: self-learning wrapper with the CBIL criterion and FSGA",
         k_param=None,
         defaults={"n_jobs": -1},
         progress="verbose",
+        default_k="its own: the features of FSGA's final vote",
     ),
 }
 
 
 # earlier method names, still accepted
 SELECTOR_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
+
+
+def canonical_method(name: str) -> str:
+    """The one spelling of a method name: underscores, aliases resolved."""
+    name = name.strip().lower().replace("-", "_")
+    return SELECTOR_ALIASES.get(name, name)
 
 
 def _load_class(target: str):
@@ -132,7 +156,7 @@ def available_selectors() -> dict[str, SelectorSpec]:
 def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
     """``--method``: its current name (an alias resolved) and spec, if this installation has it.
     Only the method asked for is imported."""
-    name = SELECTOR_ALIASES.get(name, name)
+    name = canonical_method(name)
     spec = SELECTORS.get(name)
     if spec is not None:
         try:
@@ -161,8 +185,8 @@ def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
     kwargs = dict(spec.defaults)
     if "random_state" in valid:
         kwargs["random_state"] = request.random_state
-    if k is not None and spec.k_param is not None and not spec.from_model:
-        kwargs[spec.k_param] = k
+    if k == "auto" and spec.k_param is not None and _takes_auto(cls, spec.k_param):
+        kwargs[spec.k_param] = "auto"  # the method's paper default; other k are set per table
     if request.n_jobs is not None:
         if "n_jobs" in valid:
             kwargs["n_jobs"] = request.n_jobs
@@ -187,8 +211,31 @@ def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
         return model, model, notes
     from sklearn.feature_selection import SelectFromModel
 
-    selector = SelectFromModel(model, max_features=k, threshold=-np.inf if k else None)
-    return selector, model, notes
+    return SelectFromModel(model), model, notes
+
+
+def _takes_auto(cls, param: str) -> bool:
+    """Whether ``cls`` takes ``param="auto"`` (a method with a paper default for ``k``)."""
+    try:
+        cls(**{param: "auto"})._validate_params()
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def apply_k(selector, model, spec: SelectorSpec, k, n_units: int):
+    """Set ``k`` on the selector once the table's size is known: an int or a fraction becomes
+    a number of features (the method's own default for None and ``"auto"``)."""
+    if k is None or k == "auto":
+        return k
+    from weakfs._validation import check_n_features_to_select
+
+    k = check_n_features_to_select(k, n_units)
+    if spec.from_model:
+        selector.set_params(max_features=k, threshold=-np.inf)
+    elif spec.k_param is not None:
+        model.set_params(**{spec.k_param: k})
+    return k
 
 
 @contextlib.contextmanager

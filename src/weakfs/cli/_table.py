@@ -18,6 +18,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from weakfs.cli._common import _fail, _names
+from weakfs.cli._selectors import available_selectors
 from weakfs.preprocessing._table import is_bool_column
 
 if TYPE_CHECKING:
@@ -58,8 +59,34 @@ class Features:
     preparer: object = None
 
 
+#: separators a CSV file may use, in the order preferred on a tie
+_SEPARATORS = (",", ";", "\t", "|")
+
+
+def _detect_separator(path) -> str:
+    """The separator of a delimited text file: the candidate found most often, and as often on
+    each of the first lines (a comma inside a quoted field does not count twice)."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8", errors="replace") as handle:
+        sample = handle.read(65536)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters="".join(_SEPARATORS)).delimiter
+    except csv.Error:
+        first = sample.splitlines()[0] if sample else ""
+        counts = {sep: first.count(sep) for sep in _SEPARATORS}
+        best = max(counts, key=lambda sep: counts[sep])
+        return best if counts[best] else ","
+
+
+def _separator_name(sep: str) -> str:
+    return {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}.get(sep, repr(sep))
+
+
 def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None, str]:
-    """Rows from a CSV/Parquet file or a bundled/staged dataset; the target column split off."""
+    """Rows from a CSV/Parquet file or a bundled/staged dataset; the target column split off.
+
+    A CSV file's separator is ``--sep`` or detected (comma, semicolon, tab or pipe)."""
     if request.dataset:
         from weakfs.datasets import load
 
@@ -80,12 +107,19 @@ def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None,
             _require_parquet(f"reading {path.name}")
             frame = pd.read_parquet(path)
         else:
-            frame = pd.read_csv(path, low_memory=False)
+            sep = request.sep or _detect_separator(path)
+            frame = pd.read_csv(path, sep=sep, low_memory=False)
     except pd.errors.EmptyDataError:
         _fail(f"{path.name} is empty (no header, no rows)")
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
     frame.columns = [str(c) for c in frame.columns]
+    one_column = frame.shape[1] == 1 and frame.columns[0] != request.target
+    if one_column and not request.sep and path.suffix.lower() not in PARQUET_SUFFIXES:
+        _fail(
+            f"{path.name} reads as one column ({str(frame.columns[0])[:60]!r}): its separator "
+            "is none of comma, semicolon, tab or pipe; give --sep"
+        )
     target = request.target
     if target is None:
         return frame, None, path.name
@@ -116,8 +150,11 @@ def _equal(y: pd.Series, value) -> np.ndarray:
     return match.fillna(False).to_numpy(dtype=bool)
 
 
-def _positive_mask(y: pd.Series, text: str) -> tuple[np.ndarray, object]:
-    """Rows whose target equals ``--positive``, read as the column's own type."""
+def _positive_mask(
+    y: pd.Series, text: str, *, option: str = "--positive"
+) -> tuple[np.ndarray, object]:
+    """Rows whose target equals ``text`` (``--positive`` or ``--negative``), read as the
+    column's own type."""
     kind = _label_kind(y)
     value = None
     if kind == "bool":
@@ -141,10 +178,25 @@ def _positive_mask(y: pd.Series, text: str) -> tuple[np.ndarray, object]:
         counts = y.value_counts(dropna=False)
         found = _names([f"{v} ({n})" for v, n in counts.items()], limit=10)
         _fail(
-            f"--positive {text!r} matches no row of the {kind} target column {y.name!r}; "
+            f"{option} {text!r} matches no row of the {kind} target column {y.name!r}; "
             f"its values: {found}"
         )
     return mask, value
+
+
+def _other_values_note(y: pd.Series, mask: np.ndarray, method: str) -> str | None:
+    """A note naming the target's other values, which PU methods read as unlabeled."""
+    others = y[~mask & y.notna().to_numpy()]
+    if not len(others):
+        return None
+    counts = others.astype(str).value_counts()
+    listed = _names([f"{v!r} ({n})" for v, n in counts.items()], limit=6)
+    first = str(counts.index[0])
+    return (
+        f"{y.name!r} also holds {listed}: {method} reads PU labels, so these rows are unlabeled "
+        "like the blank ones; if they are confirmed negatives, a semi-supervised method can use "
+        f"them: --method sewil --positive ... --negative {first!r}"
+    )
 
 
 def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
@@ -157,7 +209,16 @@ def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
     if y is None:
         _fail(f"method {request.method!r} needs labels: give --target")
     if kind == "pu":
+        if request.negative is not None:
+            semi = [n for n, spec in available_selectors().items() if spec.labels == "semi"]
+            _fail(
+                f"{request.method} reads PU labels (labeled positives, the rest unlabeled) and "
+                f"no labeled negatives: drop --negative, or use a semi-supervised method "
+                f"({', '.join(semi)})"
+            )
         return _pu_labels(request, y)
+    if request.negative is not None or request.positive is not None:
+        return _two_class_labels(request, y)
     # semi-supervised: missing = unlabeled = -1; text or bool classes become codes 0, 1, ...
     n = len(y)
     if ptypes.is_numeric_dtype(y) and not is_bool_column(y):
@@ -167,12 +228,47 @@ def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
             labels = labels.astype(np.int64)
     else:
         labels, _ = pd.factorize(y, sort=True)
+    classes = y[labels != -1].dropna().astype(str).value_counts()
+    if len(classes) < 2:
+        found = _names([f"{v!r} ({k})" for v, k in classes.items()]) or "none"
+        _fail(
+            f"{request.method} needs at least two labeled classes in {y.name!r}; it holds "
+            f"{found} (blank rows are unlabeled); --positive and --negative choose two values"
+        )
     if fraction is not None:
         rng = np.random.RandomState(request.random_state)
         labels = labels.copy()
         labels[rng.random_sample(n) >= fraction] = -1
     n_labeled = int((labels != -1).sum())
     line = f"semi-supervised labels: {n_labeled} labeled, {n - n_labeled} unlabeled"
+    return Labels(labels, (line,))
+
+
+def _two_class_labels(request: SelectRequest, y: pd.Series) -> Labels:
+    """Semi-supervised labels from ``--positive`` (1) and ``--negative`` (0); every other row
+    (blank or another value) is unlabeled (-1).  ``--positive`` alone: every other value is
+    a negative, blank rows are unlabeled."""
+    if request.positive is None:
+        _fail("--negative needs --positive (the two classes a semi-supervised method reads)")
+    positive, value = _positive_mask(y, request.positive, option="--positive")
+    if request.negative is None:  # one against the other labeled values
+        negative, other = ~positive & y.notna().to_numpy(), f"not {value}"
+    else:
+        negative, other = _positive_mask(y, request.negative, option="--negative")
+    if (positive & negative).any():
+        _fail(f"--positive and --negative match the same rows ({value!r})")
+    labels = np.full(len(y), -1, dtype=np.int64)
+    labels[positive], labels[negative] = 1, 0
+    if request.labeled_fraction is not None:
+        rng = np.random.RandomState(request.random_state)
+        labels[(labels != -1) & (rng.random_sample(len(y)) >= request.labeled_fraction)] = -1
+    n_pos, n_neg = int((labels == 1).sum()), int((labels == 0).sum())
+    line = (
+        f"semi-supervised labels: {n_pos} labeled positives ({y.name} = {value}), {n_neg} "
+        f"labeled negatives ({y.name} = {other}), {len(y) - n_pos - n_neg} unlabeled"
+    )
+    if not n_pos or not n_neg:
+        _fail(f"no labeled {'positives' if not n_pos else 'negatives'} are left: {line}")
     return Labels(labels, (line,))
 
 
@@ -192,7 +288,8 @@ def _pu_labels(request: SelectRequest, y: pd.Series) -> Labels:
             f"PU labels: {int(mask.sum())} labeled positives ({y.name} = {value}), "
             f"{n - int(mask.sum())} unlabeled rows"
         )
-        return Labels(mask.astype(np.int8), (line,))
+        note = _other_values_note(y, mask, request.method)
+        return Labels(mask.astype(np.int8), (line,), (note,) if note else ())
     if y.isna().any():
         _fail(
             f"--labeled-fraction simulates weak labels from a fully labelled target, but "

@@ -82,6 +82,17 @@ class Experiment:
     default_runs: int = 5
     description: str = ""
     version: int | Callable[[dict], int] = 1
+    #: False for a smoke test: its results are not kept in ``results/`` (see :meth:`default_out`)
+    committed: bool = True
+
+    def default_out(self) -> Path:
+        """Where the results go unless told: ``results``, or, for an experiment whose results
+        are not kept, a folder in the system's temporary directory."""
+        if self.committed:
+            return Path("results")
+        import tempfile
+
+        return Path(tempfile.gettempdir()) / "weakfs-reproduce"
 
     def cell_version(self, cell: dict) -> int:
         """The version of the code that computes ``cell``."""

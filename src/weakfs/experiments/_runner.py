@@ -16,6 +16,7 @@ reproduction too long for one session accumulates over several, and a run that c
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import platform
@@ -178,7 +179,7 @@ def run_experiment(
     name: str,
     config: RunConfig | None = None,
     *,
-    out_dir: str | Path = "results",
+    out_dir: str | Path | None = None,
     scheduler: str | None = None,
     n_jobs: int = 1,
     command: str | None = None,
@@ -194,8 +195,9 @@ def run_experiment(
         A registered experiment (``weakfs reproduce --list``).
     config : RunConfig, optional
         Runs, dataset/method filters, quick mode and experiment options.
-    out_dir : path, default="results"
-        Where the report, CSV, figures and the cell cache (``.cache/NAME``) go.
+    out_dir : path, optional
+        Where the report, CSV, figures and the cell cache (``.cache/NAME``) go (default:
+        ``results``, or a temporary folder for the runner's smoke test, ``demo``).
     scheduler : None, "local" or "tcp://host:port"
         None runs cells with joblib processes (``n_jobs``); otherwise on Dask.
     n_jobs : int, default=1
@@ -217,8 +219,18 @@ def run_experiment(
     config = config or RunConfig()
     experiment: Experiment = get(name)
     name = experiment.name  # an alias writes under the experiment's own name
-    out = Path(out_dir)
-    cells = [experiment.versioned(c) for c in experiment.make_cells(config)]
+    out = Path(out_dir if out_dir is not None else experiment.default_out())
+    options = _ReadOptions(config.options)
+    cells = [
+        experiment.versioned(c)
+        for c in experiment.make_cells(dataclasses.replace(config, options=options))
+    ]
+    ignored = sorted(set(config.options) - options.read)
+    if ignored:
+        reads = ", ".join(sorted(options.read)) or "none"
+        raise ValueError(
+            f"{name} ignores --set {', '.join(ignored)} (the options this run reads: {reads})"
+        )
     if not cells:
         raise ValueError(f"experiment {name!r} has no cell for this configuration")
     keys = [cell_key(c) for c in cells]
@@ -308,6 +320,27 @@ def run_experiment(
     if not (report.exists() and _same_report(report.read_text(), text)):
         report.write_text(text)
     return table
+
+
+class _ReadOptions(dict):
+    """An experiment's options that remember which ones ``make_cells`` looked at: an option it
+    never reads is a mistake to report, not to ignore."""
+
+    def __init__(self, options):
+        super().__init__(options)
+        self.read: set = set()
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)
 
 
 def _report_gist(text: str) -> str:

@@ -12,6 +12,14 @@ from weakfs.experiments.demo._report import write_report
 __all__ = ["EXPERIMENT"]
 
 TITLE = "Demo: mutual-information selection on PU labels (runner smoke test)"
+# a smoke test of the runner: its results are not kept in results/
 EXPERIMENT = Experiment(
-    "demo", TITLE, make_cells, run_cell, write_report, default_runs=3, version=VERSION
+    "demo",
+    TITLE,
+    make_cells,
+    run_cell,
+    write_report,
+    default_runs=3,
+    version=VERSION,
+    committed=False,
 )

@@ -1,0 +1,103 @@
+"""``weakfs transform``: a selector saved by ``weakfs select --save-model``, applied to a table."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from weakfs.cli._common import _fail, _names
+from weakfs.cli._output import table_format, write_table
+
+#: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
+PARSER = {
+    "help": "apply a selector saved by `weakfs select --save-model` to a table",
+    "description": "Prepare a table as the saved selector's table was prepared, keep the "
+    "selected features, and write them.",
+    "allow_abbrev": False,
+}
+
+
+def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the arguments of ``weakfs transform`` to ``parser``."""
+    parser.add_argument("model", help="file written by weakfs select --save-model")
+    parser.add_argument("table", help="CSV or Parquet file with the columns of the fit table")
+    parser.add_argument("-o", "--output", required=True, help="reduced table (.csv or .parquet)")
+    parser.add_argument("--sep", metavar="CHAR", help="separator of a CSV file (default: detected)")
+    parser.add_argument(
+        "--with",
+        dest="carry",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="columns copied as they are beside the selected features (an ID, the target)",
+    )
+    return parser
+
+
+@dataclass(frozen=True)
+class TransformRequest:
+    """``weakfs transform MODEL TABLE -o OUT`` as asked (:meth:`from_args`)."""
+
+    model: Path
+    table: Path
+    output: str
+    output_format: str
+    sep: str | None = None
+    carry: tuple[str, ...] = ()
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> TransformRequest:
+        model = Path(args.model)
+        if not model.is_file():
+            _fail(f"no such file: {model}")
+        return cls(
+            model=model,
+            table=Path(args.table),
+            output=args.output,
+            output_format=table_format(args.output, "-o"),
+            sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
+            carry=tuple(args.carry),
+        )
+
+
+def main(args: argparse.Namespace) -> int:
+    """``weakfs transform`` on parsed arguments."""
+    return run(TransformRequest.from_args(args))
+
+
+def run(request: TransformRequest) -> int:
+    import joblib
+    import pandas as pd
+
+    from weakfs.cli._table import PARQUET_SUFFIXES, _detect_separator
+
+    try:
+        pipeline = joblib.load(request.model)
+    except Exception as exc:  # any unpickling failure is the file's, not ours
+        _fail(f"{request.model} is not a model saved by weakfs select --save-model ({exc})")
+    prepare = getattr(pipeline, "named_steps", {}).get("prepare")
+    if prepare is None:
+        _fail(f"{request.model} is not a model saved by weakfs select --save-model")
+    if not request.table.is_file():
+        _fail(f"no such file: {request.table}")
+    if request.table.suffix.lower() in PARQUET_SUFFIXES:
+        frame = pd.read_parquet(request.table)
+    else:
+        sep = request.sep or _detect_separator(request.table)
+        frame = pd.read_csv(request.table, sep=sep, low_memory=False)
+    frame.columns = [str(c) for c in frame.columns]
+    needed = [str(c) for c in getattr(prepare, "feature_names_in_", [])]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        _fail(f"{request.table.name} lacks the column(s) {_names(map(repr, missing))} of the fit")
+    absent = [c for c in request.carry if c not in frame.columns]
+    if absent:
+        _fail(f"--with: no column {_names(map(repr, absent))} in {request.table.name}")
+    pipeline.set_output(transform="pandas")
+    reduced = pipeline.transform(frame[needed]).reset_index(drop=True)
+    for column in request.carry:
+        reduced[column] = frame[column].reset_index(drop=True)
+    write_table(request.output, request.output_format, reduced)
+    print(f"wrote {reduced.shape[0]} rows x {reduced.shape[1]} columns to {request.output}")
+    return 0
