@@ -15,7 +15,7 @@ from weakfs.experiments.ufvs._protocol import (
     MODES,
 )
 
-__all__ = ["write_report"]
+__all__ = ["CLAIMS", "claim_verdicts", "write_report"]
 
 TABLE_FRACTIONS = [0, 0.01, 0.05, 0.1, 0.2]
 NEAR = 0.9  # "near": at least 90 % of the upper bound
@@ -404,6 +404,50 @@ def _against_paper_mode(name: str, g: pd.DataFrame, both: pd.DataFrame) -> str:
     )
 
 
+#: the summary's columns that the claims read
+I_RUN, H_RUN, TENTH = "I(S;C)>=90% I(F;C) for n in", "H(S)>=90% H(F) for n in", "|S| to 1/10 at n"
+
+
+def _from_zero(run: str) -> bool:
+    """A near-bound run that starts at the smallest cut-off."""
+    return run != "never" and run.startswith("0.0-")
+
+
+def _later(run: str) -> bool:
+    """A near-bound run that starts only after the smallest cut-off."""
+    return run != "never" and not run.startswith("0.0-")
+
+
+def _fast(tenth: str) -> bool:
+    """|S| falls to a tenth of its n = 0 size by n = 5 % of the rows."""
+    return tenth != "never" and float(tenth[:-2]) <= 5.0
+
+
+#: the paper's claims about its Figures 5-10, each a test of one summary row (dataset, mode)
+CLAIMS = {
+    f"I(S;C) >= {NEAR:.0%} of I(F;C) from the smallest cut-off": lambda r: _from_zero(r[I_RUN]),
+    f"H(S) >= {NEAR:.0%} of H(F) from the smallest cut-off": lambda r: _from_zero(r[H_RUN]),
+    "|S| falls to a tenth by n = 5 % of the rows": lambda r: _fast(r[TENTH]),
+    "NMI(S;C) above NMI(F;C) at some cut-off": lambda r: r["max NMI(S;C)"] > r["NMI(F;C)"] + 1e-9,
+    "search time <= 100 ms at every cut-off": lambda r: r["max search ms"] <= 100,
+}
+
+
+def claim_verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """Whether each of :data:`CLAIMS` holds on each dataset and mode of the two readings
+    (``paper``, ``zero_absent``), as the report's summary says: columns dataset, mode, claim,
+    holds."""
+    table = table.sort_values(["dataset", "mode", "min_count"], kind="stable")
+    rows = []
+    for (name, mode), g in table[table["mode"].isin(MODES)].groupby(["dataset", "mode"]):
+        summary = _dataset_text(name, mode, g.reset_index(drop=True))[1]
+        rows += [
+            {"dataset": name, "mode": mode, "claim": claim, "holds": bool(test(summary))}
+            for claim, test in CLAIMS.items()
+        ]
+    return pd.DataFrame(rows, columns=["dataset", "mode", "claim", "holds"])
+
+
 def _overall(summary: pd.DataFrame, table: pd.DataFrame) -> list[str]:
     out = []
     for mode in MODES:
@@ -415,21 +459,18 @@ def _overall(summary: pd.DataFrame, table: pd.DataFrame) -> list[str]:
             names = frame.loc[frame[column].map(test), "dataset"].tolist()
             return ", ".join(names) or "none"
 
-        i_col, h_col = "I(S;C)>=90% I(F;C) for n in", "H(S)>=90% H(F) for n in"
-        from_zero = lambda v: v != "never" and v.startswith("0.0-")  # noqa: E731
-        later = lambda v: v != "never" and not v.startswith("0.0-")  # noqa: E731
-        fast = part["|S| to 1/10 at n"].map(lambda v: v != "never" and float(v[:-2]) <= 5.0)
+        fast = part[TENTH].map(_fast)
         nmi_up = part["max NMI(S;C)"] > part["NMI(F;C)"] + 1e-9
         slow = part.loc[part["max search ms"] > 100, "dataset"].tolist()
         out += [
             f"Against the paper's claims, mode `{mode}`:",
             "",
             f"- I(S;C) within {NEAR:.0%} of I(F;C) from the smallest cut-off up to a limit: "
-            f"{which(i_col, from_zero)}; only over a later range: {which(i_col, later)}; "
-            f"never: {which(i_col, lambda v: v == 'never')}.",
-            f"- H(S) within {NEAR:.0%} of H(F) from the smallest cut-off: {which(h_col, from_zero)}"
-            f"; only over a later range: {which(h_col, later)}; never: "
-            f"{which(h_col, lambda v: v == 'never')}.",
+            f"{which(I_RUN, _from_zero)}; only over a later range: {which(I_RUN, _later)}; "
+            f"never: {which(I_RUN, lambda v: v == 'never')}.",
+            f"- H(S) within {NEAR:.0%} of H(F) from the smallest cut-off: "
+            f"{which(H_RUN, _from_zero)}; only over a later range: {which(H_RUN, _later)}; never: "
+            f"{which(H_RUN, lambda v: v == 'never')}.",
             "- |S| falls to a tenth of its n = 0 size by n = 5 % of the rows: "
             f"{', '.join(part.loc[fast, 'dataset']) or 'none'}; not: "
             f"{', '.join(part.loc[~fast, 'dataset']) or 'none'}.",
