@@ -17,6 +17,7 @@ CASES = {
     "ufvs_sparse_text.py": ("BASEHOCK", "5-fold accuracy of the hidden label"),
     "semi_supervised_images.py": ("COIL20", "accuracy on the unlabeled images"),
     "pu_tabular_cli.sh": (None, "wrote the 10 selected features"),
+    "compare_selectors.py": (None, "best from the weak labels"),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from weakfs.experiments._registry import ReportContext, RunConfig, get
 from weakfs.experiments.fscpu import EXPERIMENTS, load_table3, select_features
-from weakfs.experiments.fscpu._protocol import DATASETS_T3, METHODS_T1
+from weakfs.experiments.fscpu._protocol import DATASETS_T3, EXTRA_METHODS_T1, METHODS_T1
 from weakfs.plotting import plot_theta_history
 from weakfs.pu import FSCPUSelector
 
@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 def test_registered_and_cells():
     assert get("fscpu-table1") is EXPERIMENTS["fscpu-table1"]
     cells = EXPERIMENTS["fscpu-table1"].make_cells(RunConfig(runs=1, quick=True))
-    assert len(cells) == 10 * len(METHODS_T1) and cells[0]["n_iter"] == 20
+    assert len(cells) == 10 * len(METHODS_T1 + EXTRA_METHODS_T1) and cells[0]["n_iter"] == 20
     cells3 = EXPERIMENTS["fscpu-table3"].make_cells(
         RunConfig(runs=2, datasets=DATASETS_T3, methods=["lasso"], options={"n_iter": 7})
     )
@@ -25,7 +25,8 @@ def test_registered_and_cells():
 
 
 @pytest.mark.parametrize(
-    "method", ["kbest", "lasso", "mrmr", "semi-jmi", "dt-rfe", "lgbm-opt", "sselect", "jsfs"]
+    "method",
+    ["kbest", "lasso", "mrmr", "mrmr-raw", "semi-jmi", "dt-rfe", "lgbm-opt", "sselect", "jsfs"],
 )
 def test_baselines_select_k(method):
     rng = np.random.RandomState(0)
@@ -34,7 +35,7 @@ def test_baselines_select_k(method):
     opts = {"rfe_step": 3, "lgbm_opt_iter": 3, "n_iter": 3, "clustering": "kmeans", "n_jobs": 1}
     m = select_features(method, X, s, 3, 0, opts)
     assert m.dtype == bool and m.sum() == 3
-    if method in ("kbest", "lasso", "mrmr", "semi-jmi"):
+    if method in ("kbest", "lasso", "mrmr", "semi-jmi"):  # raw floats: every column ties
         assert m[0]
 
 

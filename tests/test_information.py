@@ -123,3 +123,31 @@ def test_bin_equal_width_applies_fitted_edges_to_new_data():
     np.testing.assert_array_equal(info.bin_equal_width(X, lo, hi, 4), codes)
     new = np.array([[-5.0, 9.0], [0.26, 3.0], [7.0, -1.0]])
     assert info.bin_equal_width(new, lo, hi, 4).tolist() == [[0, 0], [1, 0], [3, 0]]
+
+
+def test_a_huge_contingency_table_is_counted_sparse_with_the_same_result(monkeypatch):
+    rng = np.random.RandomState(0)
+    X, y = rng.randint(0, 60, size=(300, 6)), rng.randint(0, 40, size=300)
+    dense = info.mutual_information_columns(X, y)
+    monkeypatch.setattr(info, "_BLOCK_ENTRIES", 1)  # every table is "huge": the sparse path
+    monkeypatch.setattr(info, "_SPARSE_RATIO", 0)
+    sparse = info.mutual_information_columns(X, y)
+    np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(sparse[0], brute_mi(X[:, [0]], y[:, None]))
+
+
+def test_raw_floats_against_raw_floats_need_no_dense_table():
+    """mRMR on raw values: 1,200 distinct values per column against a column of 1,200 is a
+    dense table of 29 million cells per block; counted sparse it stays small."""
+    import tracemalloc
+
+    from weakfs.pu import MRMRSelector
+
+    rng = np.random.RandomState(0)
+    X, s = rng.rand(1200, 20), (rng.rand(1200) < 0.2).astype(int)
+    tracemalloc.start()
+    sel = MRMRSelector(n_features_to_select=5, n_bins=None).fit(X, s)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert sel.get_support().sum() == 5
+    assert peak < 50e6

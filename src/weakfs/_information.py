@@ -37,6 +37,8 @@ __all__ = [
 _INT64_SAFE = np.iinfo(np.int64).max // 2
 # columns per block in the whole-matrix statistics: bounds the int64 temporaries to ~32 MB
 _BLOCK_ENTRIES = 1 << 22
+# a contingency table above _BLOCK_ENTRIES cells and this many times the data is counted sparse
+_SPARSE_RATIO = 16
 
 
 def _column_blocks(n_rows: int, n_cols: int):
@@ -170,17 +172,37 @@ def _check_same_length(*arrays: np.ndarray) -> None:
 
 
 def _columnwise_mi(codes: np.ndarray, sizes: np.ndarray, y_codes: np.ndarray, k_y: int, base):
-    """MI of each column of ``codes`` (values ``< sizes[j]``) with ``y``: one bincount in all."""
+    """MI of each column of ``codes`` (values ``< sizes[j]``) with ``y``: one bincount in all.
+
+    The contingency table is dense unless it would dwarf the data (many categories on both
+    sides, e.g. raw floats against raw floats: 50 columns of 4,500 distinct values against
+    another such column is a billion cells): then only its non-zero cells are counted."""
     n, d = codes.shape
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     total = int(sizes.sum())
     flat = (codes + offsets[None, :]) * k_y + y_codes[:, None]
+    if total * k_y > max(_BLOCK_ENTRIES, _SPARSE_RATIO * flat.size):
+        return _columnwise_mi_sparse(flat.ravel(), n, d, sizes, total, y_codes, k_y, base)
     joint = np.bincount(flat.ravel(), minlength=total * k_y).reshape(total, k_y) / n
     p_x = joint.sum(axis=1, keepdims=True)
     p_y = np.bincount(y_codes, minlength=k_y) / n
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(joint > 0, joint * np.log(joint / (p_x * p_y[None, :])), 0.0)
     per_value = terms.sum(axis=1)
+    owner = np.repeat(np.arange(d), sizes)
+    mi = np.bincount(owner, weights=per_value, minlength=d) / _log(base)
+    return np.maximum(mi, 0.0)
+
+
+def _columnwise_mi_sparse(flat, n, d, sizes, total, y_codes, k_y, base) -> np.ndarray:
+    """:func:`_columnwise_mi` from the non-zero cells of the contingency table only."""
+    cells, counts = np.unique(flat, return_counts=True)
+    x_of, y_of = np.divmod(cells, k_y)
+    joint = counts / n
+    p_x = np.bincount(x_of, weights=joint, minlength=total)
+    p_y = np.bincount(y_codes, minlength=k_y) / n
+    terms = joint * np.log(joint / (p_x[x_of] * p_y[y_of]))
+    per_value = np.bincount(x_of, weights=terms, minlength=total)
     owner = np.repeat(np.arange(d), sizes)
     mi = np.bincount(owner, weights=per_value, minlength=d) / _log(base)
     return np.maximum(mi, 0.0)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["FeatureScores", "feature_scores"]
+__all__ = ["FeatureScores", "feature_order", "feature_scores"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +123,21 @@ def feature_scores(estimator) -> FeatureScores:
         f"{type(estimator).__name__} exposes no per-feature scores (scores_, "
         "feature_importances_, theta_, group_norms_, vote_share_ or ranking_); is it fitted?"
     )
+
+
+def feature_order(estimator) -> np.ndarray:
+    """The features of a fitted selector or model, best first.
+
+    A ``ranking_`` (the order a greedy or ranking selector chose them) comes first, then the
+    remaining features by score; a selector without a ranking is ordered by its scores, its
+    selected features first (ties by index).  Features a method did not score come last.
+    """
+    found = feature_scores(estimator)
+    d = found.scores.shape[0]
+    scores = np.where(np.isfinite(found.scores), found.scores, -np.inf)
+    ranking = getattr(estimator, "ranking_", None)
+    head = [] if ranking is None else [int(i) for i in np.asarray(ranking).ravel() if i < d]
+    rest = np.setdiff1d(np.arange(d), head)
+    # selected first, then by score (higher first), then by index
+    keys = np.lexsort((rest, -scores[rest], ~found.selected[rest]))
+    return np.r_[np.asarray(head, dtype=np.intp), rest[keys]].astype(np.intp)

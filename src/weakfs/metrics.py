@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import _as_1d, check_pu_labels
 
 __all__ = [
+    "StabilityEstimate",
     "feature_selection_recall",
     "pu_accuracy_score",
     "pu_f1_score",
     "pu_precision_recall",
     "pu_roc_auc_score",
     "puf_score",
+    "selection_stability",
 ]
 
 
@@ -212,3 +216,73 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
         raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
     auc_pu = float(roc_auc_score(s, score))
     return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)
+
+
+@dataclass(frozen=True)
+class StabilityEstimate:
+    """The stability of a feature selection procedure over repeated runs, with its interval."""
+
+    value: float
+    low: float
+    high: float
+    confidence: float
+    n_runs: int
+
+
+def selection_stability(supports, *, confidence: float = 0.95) -> StabilityEstimate:
+    """Stability of feature selection over runs (Nogueira, Sechidis & Brown, JMLR 2018).
+
+    ``Φ = 1 - mean_f s_f^2 / (k̄/d (1 - k̄/d))`` with ``s_f^2 = M/(M-1) p_f (1 - p_f)`` the unbiased
+    variance of feature ``f``'s selection over the ``M`` runs and ``k̄`` the mean number selected:
+    1 when every run selects the same features, about 0 for random selection of the same size
+    (it is corrected for chance), negative when worse than chance.  The interval is the paper's
+    asymptotic normal one, from the estimator's variance (its Theorem 9).
+
+    Parameters
+    ----------
+    supports : array-like of bool, shape (M, d)
+        One row per run: the features it selected (``M >= 2``).
+    confidence : float, default=0.95
+        Level of the interval.
+
+    Returns
+    -------
+    StabilityEstimate
+        ``value``, ``low``, ``high``, ``confidence`` and ``n_runs``; the bounds are NaN when every
+        run selected no feature or all of them (the index is then undefined).
+
+    Examples
+    --------
+    >>> same = [[1, 1, 0, 0]] * 5
+    >>> selection_stability(same).value
+    1.0
+    >>> import numpy as np
+    >>> rng = np.random.RandomState(0)
+    >>> random = [rng.permutation(40) < 10 for _ in range(200)]
+    >>> abs(selection_stability(random).value) < 0.05
+    True
+    """
+    from scipy.stats import norm
+
+    Z = np.asarray(supports, dtype=float)
+    if Z.ndim != 2 or Z.shape[0] < 2:
+        raise ValueError(
+            f"supports must hold at least 2 runs (rows) of d features; got shape {Z.shape}"
+        )
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1); got {confidence}")
+    M, d = Z.shape
+    p = Z.mean(axis=0)
+    kbar = p.sum()
+    denom = (kbar / d) * (1 - kbar / d)
+    if denom <= 0:  # no feature ever chosen, or every feature always: Φ is undefined
+        return StabilityEstimate(np.nan, np.nan, np.nan, confidence, M)
+    value = 1 - (M / (M - 1)) * np.mean(p * (1 - p)) / denom
+    k = Z.sum(axis=1)
+    # each run's contribution to the estimator (the paper's φ_i), then its variance
+    phi = (
+        (Z @ p) / d - k * kbar / d**2 + (value / 2) * (2 * k * kbar / d**2 - k / d - kbar / d + 1)
+    ) / denom
+    variance = 4 / M**2 * np.sum((phi - phi.mean()) ** 2)
+    half = norm.ppf(0.5 + confidence / 2) * np.sqrt(variance)
+    return StabilityEstimate(float(value), float(value - half), float(value + half), confidence, M)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from weakfs.cli import _datasets, _reproduce, _select, _transform
+from weakfs.cli import _compare, _datasets, _reproduce, _select, _transform
 from weakfs.cli._common import UsageError, _one_line
 
 #: subcommand -> its module: ``PARSER`` (how it is added), ``format_parser(parser)`` and
 #: ``main(parsed_args) -> exit code``
 SUBCOMMANDS = {
     "select": _select,
+    "compare": _compare,
     "transform": _transform,
     "reproduce": _reproduce,
     "datasets": _datasets,

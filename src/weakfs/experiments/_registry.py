@@ -84,6 +84,12 @@ class Experiment:
     version: int | Callable[[dict], int] = 1
     #: False for a smoke test: its results are not kept in ``results/`` (see :meth:`default_out`)
     committed: bool = True
+    #: a derived experiment (the scoreboard) computes nothing: ``sources`` maps the experiments
+    #: whose committed cells it reads to the settings it reads them at (those of their reports
+    #: in ``results/``), and ``derive`` turns those cells (one frame, the source's name in column
+    #: ``experiment``) into its table, written to OUT/NAME.csv and given to ``write_report``
+    sources: dict[str, RunConfig] = field(default_factory=dict)
+    derive: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
     def default_out(self) -> Path:
         """Where the results go unless told: ``results``, or, for an experiment whose results
@@ -117,6 +123,7 @@ EXPERIMENT_MODULES: dict[str, str] = {
     "fscpu-figure1": "weakfs.experiments.fscpu",
     "gkf_pual-tables": "weakfs.experiments.gkf_pual",
     "sewil-tables": "weakfs.experiments.sewil",
+    "scoreboard": "weakfs.experiments.scoreboard",
 }
 
 

@@ -15,6 +15,7 @@ __all__ = [
     "ours_paper_grid",
     "paper_mean",
     "paper_rows",
+    "paper_value",
     "paper_verdict",
     "summarize",
     "verdict_lines",
@@ -121,6 +122,12 @@ def _paper_value(paper) -> tuple[float, float | None] | None:
     return float(match[1]), (float(match[2]) if match[2] is not None else None)
 
 
+def paper_value(paper) -> tuple[float, float | None] | None:
+    """``(mean, sd)`` of a paper's value ``"mean ± sd"`` (sd None for a bare number), or None
+    where it holds no number (``"NA"``, ``None``, ``"0.607 (as printed)"``)."""
+    return _paper_value(paper)
+
+
 def paper_mean(paper: str) -> float:
     """The mean of a paper's value ``"mean ± sd"`` (or a bare number)."""
     value = _paper_value(paper)
@@ -152,11 +159,15 @@ def paper_verdict(values, paper) -> str:
     return "above" if diff > 0 else "below"
 
 
-def verdict_lines(entries, reasons: dict | None = None, *, digits: int = 3) -> str:
+def verdict_lines(
+    entries, reasons: dict | None = None, *, digits: int = 3, note: str | None = None
+) -> str:
     """One markdown line per group (dataset, condition): for every method, our mean, the paper's
     value and :func:`paper_verdict`; then the known reason for that group, if any.
 
     ``entries`` holds ``(group, method_label, values, paper)``; groups keep their first order.
+    ``note`` replaces the sentence above the lines that says what *within* means (by default:
+    the paper's sd, or our own where the paper gives none).
     """
     groups: dict[str, list[str]] = {}
     for group, label, values, paper in entries:
@@ -165,7 +176,7 @@ def verdict_lines(entries, reasons: dict | None = None, *, digits: int = 3) -> s
             continue
         mean = float(np.nanmean(np.asarray(values, dtype=float)))
         groups.setdefault(group, []).append(f"{label} {mean:.{digits}f} vs {paper}: {verdict}")
-    sd_note = (
+    sd_note = note or (
         "Against the paper: *within* = our mean differs from the paper's by at most its sd (our "
         "own sd where the paper gives none), else *above* or *below*."
     )

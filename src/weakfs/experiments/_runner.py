@@ -42,6 +42,7 @@ __all__ = [
     "cell_key",
     "execute_cell",
     "run_experiment",
+    "stored_table",
 ]
 
 
@@ -214,12 +215,17 @@ def run_experiment(
     Returns
     -------
     table : DataFrame
-        One row per cell: the cell's keys, its result keys and ``seconds``.
+        One row per cell: the cell's keys, its result keys and ``seconds``.  A derived
+        experiment (``Experiment.derive``: the scoreboard) runs nothing: it returns the cells
+        it read from the other experiments' committed CSVs, and writes ``OUT/NAME.csv`` (its
+        own table) and ``OUT/NAME.md``.
     """
     config = config or RunConfig()
     experiment: Experiment = get(name)
     name = experiment.name  # an alias writes under the experiment's own name
     out = Path(out_dir if out_dir is not None else experiment.default_out())
+    if experiment.derive is not None:  # computes nothing: reads other experiments' stores
+        return _run_derived(experiment, config, out, log or (lambda msg: None))
     options = _ReadOptions(config.options)
     cells = [
         experiment.versioned(c)
@@ -272,13 +278,7 @@ def run_experiment(
         _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures, say)
     wall = time.perf_counter() - started
 
-    rows, row_keys = [], []
-    for key in keys:
-        if key in records:
-            rec = records[key]
-            rows.append({**rec["cell"], **rec["result"], "seconds": rec["seconds"]})
-            row_keys.append(key)
-    table = pd.DataFrame(rows)
+    table, row_keys = _table(records, keys)
     out.mkdir(parents=True, exist_ok=True)
     fresh = table.assign(**{CsvCells.KEY: row_keys})
     fresh = fresh[[k not in archived for k in row_keys]]
@@ -320,6 +320,95 @@ def run_experiment(
     if not (report.exists() and _same_report(report.read_text(), text)):
         report.write_text(text)
     return table
+
+
+def _table(records: dict[str, dict], keys: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    """One row per finished cell (its keys, its results, ``seconds``) in the order of ``keys``,
+    and the keys of those rows."""
+    found = [key for key in keys if key in records]
+    rows = [
+        {**records[k]["cell"], **records[k]["result"], "seconds": records[k]["seconds"]}
+        for k in found
+    ]
+    return pd.DataFrame(rows), found
+
+
+def stored_table(name: str, config: RunConfig, out_dir: str | Path = "results") -> pd.DataFrame:
+    """The finished cells of experiment ``name`` at ``config`` that its committed
+    ``OUT/NAME.csv`` holds, one row each as its report reads them; rows of an older version of
+    the code are left out, the uncommitted cache is not read and nothing is run (an absent CSV
+    gives an empty table)."""
+    experiment = get(name)
+    cells = [experiment.versioned(c) for c in experiment.make_cells(config)]
+    keys = [cell_key(c) for c in cells]
+    records = CsvCells(Path(out_dir) / f"{experiment.name}.csv").records(cells, keys)
+    return _table(records, keys)[0]
+
+
+def _options_text(config: RunConfig) -> str:
+    """The command-line options of ``config`` (`` --runs 5 --set grid=reduced``)."""
+    parts = [] if config.runs is None else [f"--runs {config.runs}"]
+    for flag, values in (("--datasets", config.datasets), ("--methods", config.methods)):
+        if values is not None:
+            parts.append(f"{flag} {','.join(values)}")
+    parts += ["--quick"] if config.quick else []
+    parts += [f"--set {key}={value}" for key, value in config.options.items()]
+    return "".join(f" {part}" for part in parts)
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (atomic rename) unless the file already says exactly that."""
+    if path.exists() and path.read_text() == text:
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def _run_derived(experiment: Experiment, config: RunConfig, out: Path, say) -> pd.DataFrame:
+    """A derived experiment: read its sources' committed cells, write OUT/NAME.csv (its table)
+    and OUT/NAME.md; no date or timing in either, so the same stores give the same files byte
+    for byte.  Returns the cells read (column ``experiment``: their source)."""
+    name = experiment.name
+    if config != RunConfig():
+        raise ValueError(
+            f"{name} computes nothing and takes no --runs, --datasets, --methods, --quick or "
+            f"--set: it reads the committed cells of {', '.join(experiment.sources)} at the "
+            "settings of their reports"
+        )
+    frames, read = [], []
+    for source, settings in experiment.sources.items():
+        cells = stored_table(source, settings, out)
+        frames.append(cells.assign(experiment=source))
+        read.append(
+            f"  - `{source}.csv`: {len(cells)} cells, those of `weakfs reproduce {source}"
+            f"{_options_text(settings)}`"
+        )
+    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    table = experiment.derive(cells)
+    where = "" if out == experiment.default_out() else f" --out {out}"
+    ctx = ReportContext(
+        out_dir=out, name=name, config=config, command=f"weakfs reproduce {name}{where}"
+    )
+    body = experiment.write_report(table, ctx)
+    header = [
+        f"# {experiment.title}",
+        "",
+        f"- Command: `{ctx.command}` (computes nothing; the same stores give the same files)",
+        "- Read from the committed stores in this folder (rows of older code, marked "
+        "`superseded`, left out; the uncommitted cache not read):",
+        *read,
+        f"- Table: `{name}.csv`, {len(table)} rows",
+        "",
+    ]
+    out.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(out / f"{name}.csv", table.to_csv(index=False))
+    _write_if_changed(out / f"{name}.md", "\n".join(header) + "\n" + body.rstrip() + "\n")
+    say(
+        f"{name}: computes nothing; read {len(cells)} cells of {len(frames)} experiments, "
+        f"wrote {name}.csv ({len(table)} rows) and {name}.md"
+    )
+    return cells
 
 
 class _ReadOptions(dict):

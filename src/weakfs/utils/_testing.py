@@ -32,7 +32,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, is_classifier
 from sklearn.tree import DecisionTreeClassifier
 
-from weakfs.feature_selection import SelectPerColumn
+from weakfs.feature_selection import (
+    PUPermutationSelector,
+    SelectKByCV,
+    SelectPerColumn,
+    StabilitySelection,
+)
 from weakfs.model_selection import PUGridGreedySearch
 from weakfs.preprocessing import TablePreparer
 from weakfs.pu import (
@@ -151,6 +156,28 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {"budget": 1.0, "clustering": "gmm-diag", "warm_start": True, "cache": False, **_FSCPU},
     ],
     SemiJMISelector: [{"n_features_to_select": 1}, {"n_features_to_select": None, "n_bins": 3}],
+    StabilitySelection: [
+        {"estimator": SemiJMISelector(1), "n_resamples": 3, "random_state": 0},
+        {
+            "estimator": SemiJMISelector(1),
+            "n_resamples": 3,
+            "resample": "half",
+            "n_features_to_select": 1,
+            "random_state": 0,
+        },
+    ],
+    SelectKByCV: [
+        {"estimator": SemiJMISelector(), "ks": [1, 2], "cv": 2, "prior": 0.6, "random_state": 0}
+    ],
+    PUPermutationSelector: [
+        {
+            "estimator": DecisionTreeClassifier(max_depth=2, random_state=0),
+            "n_features_to_select": 1,
+            "prior": 0.6,
+            "n_repeats": 2,
+            "random_state": 0,
+        }
+    ],
     SelectPerColumn: [
         {"estimator": SemiJMISelector(), "n_columns_to_select": 1},
         {
@@ -355,6 +382,9 @@ TARGETS: dict[type, str | Callable] = {
             NNPUClassifier,
             PUGridGreedySearch,
             SelectPerColumn,
+            StabilitySelection,
+            SelectKByCV,
+            PUPermutationSelector,
         ],
         "pu",
     ),

@@ -23,12 +23,14 @@ from weakfs.experiments.fscpu._protocol import (
     CONDITIONS,
     DATASETS_T3,
     DATASETS_T3_ABLATION,
+    EXTRA_METHODS_T1,
     FIGURE1_CONDITIONS,
     FSCPU_METHODS,
     K_T3_ABLATION,
     METHODS_T1,
     METHODS_T3,
     METHODS_T3_ABLATION,
+    MRMR_RAW,
     RT_IOT_BUILDS,
 )
 from weakfs.metrics import feature_selection_recall
@@ -87,6 +89,8 @@ def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndar
         return SemiJMISelector(k).fit(X, s).get_support()
     if method == "mrmr":
         return MRMRSelector(k).fit(X, s).get_support()
+    if method == MRMR_RAW:  # every distinct value its own category, as pymrmr reads floats
+        return MRMRSelector(k, n_bins=None).fit(X, s).get_support()
     if method == "kbest":
         return SelectKBest(chi2, k=k).fit(X, s).get_support()
     if method == "lasso":
@@ -113,7 +117,7 @@ def select_features(method: str, X, s, k: int, seed: int, opts: dict) -> np.ndar
 
 def make_cells_t1(config: RunConfig) -> list[dict]:
     conditions = config.keep("datasets", CONDITIONS)
-    methods = config.keep("methods", METHODS_T1)
+    methods = config.keep("methods", [*METHODS_T1, *EXTRA_METHODS_T1])
     return cell_grid(config, 5, ("condition", conditions), methods, **_options(config))
 
 

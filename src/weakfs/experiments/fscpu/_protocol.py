@@ -16,6 +16,10 @@ METHODS_T1 = [
     "sselect",
     "jsfs",
 ]
+#: beyond the paper, in Table 1 only: mRMR on the raw values (``MRMRSelector(n_bins=None)``:
+#: every distinct value its own category, as the paper's pymrmr treats floats)
+MRMR_RAW = "mrmr-raw"
+EXTRA_METHODS_T1 = [MRMR_RAW]
 METHODS_T3 = [*METHODS_T1, "lgbm-opt"]
 #: the methods that run FSCPUSelector (a clustering per evaluated mask)
 FSCPU_METHODS = ("fscpu", "fscpu-mi")

@@ -15,6 +15,7 @@ LABEL = {
     "kbest": "K-Best",
     "lasso": "Lasso",
     "mrmr": "mRMR",
+    "mrmr-raw": "mRMR (raw values)",
     "dt-rfe": "DT-RFE",
     "lgbm-opt": "LGBM-OPT",
     "sselect": "sSelect",

@@ -1,0 +1,240 @@
+"""``weakfs compare``: which selector works on this table, judged from its own weak labels."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from weakfs.cli._common import _fail, _print_notes
+from weakfs.cli._select_request import SelectRequest, _parse_prior
+from weakfs.cli._selectors import SelectorSpec
+from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table
+
+#: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
+PARSER = {
+    "help": "compare the selectors on a table: a leaderboard from the weak labels alone",
+    "description": "Run every selector that reads the table's labels at several k under "
+    "PU-aware cross-validation, score a model on the selected columns with the weak labels "
+    "alone, and rank them beside random selection and all features.",
+    "allow_abbrev": False,
+}
+
+
+def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the arguments of ``weakfs compare`` to ``parser``."""
+    parser.add_argument("path", nargs="?", help="CSV or Parquet file")
+    parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
+    parser.add_argument("--sep", metavar="CHAR", help="separator of a CSV file (default: detected)")
+    lab = parser.add_argument_group("labels (as in weakfs select)")
+    lab.add_argument("--target", help="label column (file input)")
+    lab.add_argument("--positive", metavar="VALUE", help="target value of the labeled positives")
+    lab.add_argument(
+        "--negative",
+        metavar="VALUE",
+        help="target value of labeled negatives: compares the semi-supervised selectors",
+    )
+    lab.add_argument(
+        "--labeled-fraction",
+        type=float,
+        metavar="F",
+        help="simulate weak labels from a fully labelled target; adds the hidden-truth score",
+    )
+    lab.add_argument("--prior", metavar="VALUE|auto", help="class prior of the PU score")
+    col = parser.add_argument_group("columns (as in weakfs select)")
+    col.add_argument("--drop", nargs="+", default=[], metavar="COL")
+    col.add_argument("--categorical", nargs="+", default=[], metavar="COL")
+    col.add_argument("--keep", nargs="+", default=[], metavar="COL")
+    col.add_argument("--max-categories", type=int, default=50, metavar="N")
+    col.add_argument("--impute", choices=["median", "most_frequent"])
+    run = parser.add_argument_group("comparison")
+    run.add_argument("--methods", help="comma-separated selectors (default: every one that fits)")
+    run.add_argument("-k", metavar="K[,K...]", help="numbers of features (default: about 8)")
+    run.add_argument("--cv", type=int, default=5, metavar="N", help="folds (default 5)")
+    run.add_argument(
+        "--budget",
+        default="5m",
+        metavar="TIME",
+        help="time for the whole comparison (300, 300s, 10m, 1h; default 5m): the wrappers get "
+        "cheaper settings to fit, and say which; 'none' runs them at their defaults",
+    )
+    run.add_argument("--n-jobs", type=int, metavar="N", help="parallel (method, fold) jobs")
+    run.add_argument("--scheduler", help="'local' for a Dask LocalCluster or tcp://host:port")
+    run.add_argument("--random-state", type=int, default=0, metavar="SEED")
+    run.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    out = parser.add_argument_group("output")
+    out.add_argument("-o", "--output", help="the leaderboard (.md, .csv, .json or .html)")
+    out.add_argument("--plot", metavar="FILE.png", help="score vs k and stability vs score")
+    return parser
+
+
+def parse_budget(text: str | None) -> float | None:
+    """``300``, ``300s``, ``10m``, ``1h`` or ``none`` as seconds."""
+    if text is None or text.strip().lower() == "none":
+        return None
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text.lower())
+    if not match:
+        _fail(f"--budget takes a time such as 300, 300s, 10m or 1h, or 'none'; got {text!r}")
+    return float(match[1]) * {"": 1, "s": 1, "m": 60, "h": 3600}[match[2]]
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """``weakfs compare`` as asked: the table and labels as ``weakfs select`` reads them, and the
+    comparison's settings."""
+
+    table: SelectRequest
+    methods: tuple[str, ...] | None
+    ks: tuple[int, ...] | None
+    cv: int
+    budget: float | None
+    n_jobs: int | None
+    scheduler: str | None
+    output: str | None
+    plot: str | None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> CompareRequest:
+        if not args.dataset and not args.path:
+            _fail("give a CSV/Parquet file or --dataset NAME")
+        kind = "semi" if args.negative is not None else "pu"
+        spec = SelectorSpec("", kind, "", k_param=None)
+        table = SelectRequest(
+            method="compare",
+            spec=spec,
+            path=None if args.dataset or not args.path else Path(args.path),
+            dataset=args.dataset or None,
+            sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
+            target=args.target,
+            positive=args.positive,
+            negative=args.negative,
+            labeled_fraction=args.labeled_fraction,
+            prior=_parse_prior(args.prior),
+            drop=tuple(args.drop),
+            categorical=tuple(args.categorical),
+            keep=tuple(args.keep),
+            max_categories=args.max_categories,
+            impute=args.impute,
+            random_state=args.random_state,
+            progress=not args.no_progress,
+        )
+        ks = None
+        if args.k:
+            try:
+                ks = tuple(int(v) for v in args.k.split(",") if v.strip())
+            except ValueError:
+                _fail(f"-k takes numbers of features separated by commas; got {args.k!r}")
+            if min(ks) < 1:
+                _fail(f"-k takes numbers of features, each at least 1; got {args.k!r}")
+        if args.cv < 2:
+            _fail(f"--cv must be at least 2; got {args.cv}")
+        for option, path, suffixes in (
+            ("-o", args.output, (".md", ".csv", ".json", ".html")),
+            ("--plot", args.plot, (".png", ".pdf", ".svg")),
+        ):
+            if path and Path(path).suffix.lower() not in suffixes:
+                _fail(f"{option} writes {', '.join(suffixes)}; got {Path(path).name}")
+            if path and not Path(path).resolve().parent.is_dir():
+                _fail(f"the folder of {option} does not exist: {Path(path).parent}")
+        methods = None if not args.methods else tuple(args.methods.split(","))
+        return cls(
+            table,
+            methods,
+            ks,
+            args.cv,
+            parse_budget(args.budget),
+            args.n_jobs,
+            args.scheduler,
+            args.output,
+            args.plot,
+        )
+
+
+def main(args: argparse.Namespace) -> int:
+    """``weakfs compare`` on parsed arguments."""
+    return run(CompareRequest.from_args(args))
+
+
+@contextlib.contextmanager
+def _scheduler(address: str | None):
+    """joblib on a Dask cluster (``local`` starts one) for the duration, or nothing."""
+    if address is None:
+        yield
+        return
+    import joblib
+    from dask.distributed import Client, LocalCluster
+
+    cluster = LocalCluster(processes=True, dashboard_address=None) if address == "local" else None
+    client = Client(cluster if cluster is not None else address)
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run(request: CompareRequest) -> int:
+    import numpy as np
+
+    from weakfs.compare import compare_selectors
+    from weakfs.compare._output import leaderboard_summary, plot_leaderboard, write_leaderboard
+
+    table = request.table
+    X, y, source = _read_table(table)
+    if y is None:
+        _fail("compare judges selectors by their labels: give --target (and --positive)")
+    if table.spec.labels == "pu" and table.positive is None:
+        _fail("give --positive VALUE (PU labels), or --positive and --negative (semi-supervised)")
+    labels = _prepare_labels(replace(table, method="compare"), y)
+    features = _prepare_features(table, X)
+    y_true = None
+    if table.labeled_fraction is not None and table.spec.labels == "pu":
+        from weakfs.cli._table import _positive_mask
+
+        y_true = _positive_mask(y, table.positive)[0].astype(int)
+    _print_notes("compare", [*labels.notes, *features.notes])
+    for line in labels.lines:
+        print(line)
+    print(f"compare on {source}: {features.X.shape[0]} rows x {features.X.shape[1]} features")
+    notes: list[str] = []
+    start = time.perf_counter()
+    prior = "auto" if table.prior in (None, "auto") else table.prior
+    with _scheduler(request.scheduler):
+        board = compare_selectors(
+            features.X,
+            labels.values,
+            methods=None if request.methods is None else list(request.methods),
+            ks=None if request.ks is None else list(request.ks),
+            cv=request.cv,
+            prior=prior,
+            y_true=y_true,
+            budget=request.budget,
+            n_jobs=request.n_jobs,
+            random_state=table.random_state,
+            progress=table.progress,
+            notes=notes,
+        )
+    for note in notes:
+        print(note)
+    summary = leaderboard_summary(board)
+    truth = "truth" in summary
+    print(f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its chosen k):")
+    for rank, (_, row) in enumerate(summary.iterrows(), 1):
+        stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
+        hidden = f"  truth {row['truth']:.3f}" if truth else ""
+        print(
+            f"  {rank:2d}. {row['method']:15s} k={row['k']:<4d} score {row['score']:.3f} "
+            f"± {row['score_sd']:.3f}{hidden}{stab}"
+        )
+    if request.output:
+        write_leaderboard(board, request.output)
+        print(f"wrote the leaderboard to {request.output}")
+    if request.plot:
+        plot_leaderboard(board, request.plot)
+        print(f"drew the plots to {request.plot}")
+    return 0

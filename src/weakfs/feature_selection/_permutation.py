@@ -1,0 +1,153 @@
+"""Feature selection around any PU classifier: permutation importance under a PU-only score.
+
+The classifier is fitted on part of the rows; each feature's columns are then shuffled in the
+held-out rows and the drop of a PU metric (prior-corrected ROC AUC by default) is its importance
+(Breiman's permutation importance, scored as :func:`~weakfs.model_selection.make_pu_scorer`
+scores PU labels).  Works with weakfs's PU classifiers and with others that follow
+scikit-learn's API (pulearn's, for instance).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone
+from sklearn.feature_selection import SelectorMixin
+from sklearn.inspection import permutation_importance
+from sklearn.model_selection import train_test_split
+from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from weakfs._labels import check_pu_labels
+from weakfs._validation import check_n_features_to_select
+from weakfs.feature_selection._common import check_meta_input, pu_prior, pu_scorer
+
+__all__ = ["PUPermutationSelector"]
+
+
+class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
+    """Keep the features whose shuffling hurts a PU classifier's PU-only score the most.
+
+    Parameters
+    ----------
+    estimator : classifier
+        A PU classifier (fitted on PU labels, 1 = labeled) with ``predict_proba`` or
+        ``decision_function`` (``predict`` for ``scoring="f1"``, ``"accuracy"``, ``"puf"``).
+    n_features_to_select : int, float or None, default=None
+        Features to keep: an int, a fraction in (0, 1] or ``None`` (half).
+    scoring : {"roc_auc", "f1", "accuracy", "puf"}, default="roc_auc"
+        PU metric whose drop is the importance.
+    prior : float or "auto", default="auto"
+        Class prior of the metric; ``"auto"``: estimated.
+    test_size : float, default=0.3
+        Share of rows held out (stratified on the PU labels) for the permutations.
+    n_repeats : int, default=5
+        Shuffles per feature.
+    n_jobs : int or None, default=None
+        Parallel permutations (joblib).
+    random_state : int, RandomState or None, default=None
+        Seeds the split, the shuffles and the prior estimate.
+
+    Attributes
+    ----------
+    estimator_ : classifier
+        The classifier fitted on the training part.
+    scores_ : ndarray of shape (n_features,)
+        Mean drop of the score when the feature is shuffled (``importances_mean``).
+    scores_std_ : ndarray of shape (n_features,)
+        Its sd over the shuffles.
+    prior_ : float
+        The prior the metric used.
+    support_ : ndarray of bool
+        The selected features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.normal(size=(400, 5)); y = (X[:, 3] > 0).astype(int)
+    >>> s = y * (rng.rand(400) < 0.5)
+    >>> sel = PUPermutationSelector(LogisticRegression(), 1, prior=0.5, random_state=0)
+    >>> sel.fit(X, s).get_support(indices=True).tolist()
+    [3]
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "estimator": [HasMethods("fit")],
+        "n_features_to_select": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(numbers.Real, 0, 1, closed="right"),
+            None,
+        ],
+        "scoring": [StrOptions({"roc_auc", "f1", "accuracy", "puf"})],
+        "prior": [Interval(numbers.Real, 0, 1, closed="neither"), StrOptions({"auto"})],
+        "test_size": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "n_repeats": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_jobs": [numbers.Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    #: what ``scores_`` is, for printed rankings and plots
+    SCORE_LABEL = "drop of the PU-corrected score when the feature is shuffled"
+
+    def __init__(
+        self,
+        estimator,
+        n_features_to_select=None,
+        *,
+        scoring: str = "roc_auc",
+        prior="auto",
+        test_size: float = 0.3,
+        n_repeats: int = 5,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.n_features_to_select = n_features_to_select
+        self.scoring = scoring
+        self.prior = prior
+        self.test_size = test_size
+        self.n_repeats = n_repeats
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Fit the classifier on part of ``(X, y)`` and rank features by permutation."""
+        X = check_meta_input(self, X, y, y_required=True, accept_sparse=False, finite=True)
+        X = np.asarray(X) if not hasattr(X, "iloc") else X
+        s = check_pu_labels(y, name="y").astype(int)
+        k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
+        self.prior_, self.prior_how_ = pu_prior(X, s, self.prior, self.random_state)
+        seed = check_random_state(self.random_state).randint(2**31 - 1)
+        train, test = train_test_split(
+            np.arange(X.shape[0]), test_size=self.test_size, stratify=s, random_state=seed
+        )
+        self.estimator_ = clone(self.estimator).fit(_safe_indexing(X, train), s[train])
+        result = permutation_importance(
+            self.estimator_,
+            _safe_indexing(X, test),
+            s[test],
+            scoring=pu_scorer(self.scoring, self.prior_),
+            n_repeats=self.n_repeats,
+            n_jobs=self.n_jobs,
+            random_state=seed,
+        )
+        self.scores_ = result.importances_mean
+        self.scores_std_ = result.importances_std
+        self.support_ = np.zeros(X.shape[1], dtype=bool)
+        self.support_[np.argsort(-self.scores_, kind="stable")[:k]] = True
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_

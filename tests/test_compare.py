@@ -1,0 +1,92 @@
+"""compare_selectors and `weakfs compare`: a leaderboard from the weak labels alone."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import spearmanr
+
+from weakfs import compare_selectors
+from weakfs.cli import main
+from weakfs.compare import ALL_FEATURES, RANDOM
+
+
+def _pu(seed=0, n=500, d=12):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + X[:, 1] + 0.5 * X[:, 2] > 0).astype(int)
+    return X, y * (rng.rand(n) < 0.3), y
+
+
+def test_leaderboard_has_the_references_and_the_columns_it_promises():
+    X, s, y = _pu()
+    board = compare_selectors(
+        X, s, methods=["semi_jmi", "mrmr"], ks=[2, 6], cv=3, n_random=3, prior=0.5, y_true=y
+    )
+    assert set(board["method"]) == {"semi_jmi", "mrmr", RANDOM, ALL_FEATURES}
+    assert {"score", "score_sd", "truth", "stability", "stability_low", "seconds", "auto_k"} <= set(
+        board.columns
+    )
+    assert board.groupby("method")["auto_k"].sum().drop(ALL_FEATURES).eq(1).all()
+    good = board[(board["method"] == "semi_jmi") & (board["k"] == 2)].iloc[0]
+    rand = board[(board["method"] == RANDOM) & (board["k"] == 2)].iloc[0]
+    assert good["score"] > rand["score"] and good["stability"] > abs(rand["stability"]) + 0.3
+    assert set(good["features"]) <= {"x0", "x1", "x2"}
+
+
+def test_weak_label_ranking_agrees_with_the_hidden_truth():
+    X, s, y = _pu(1, n=800, d=15)
+    board = compare_selectors(
+        X, s, methods=["semi_jmi", "mrmr", "pu_extra_trees"], ks=[1, 3, 8], cv=4, n_random=4,
+        prior=0.5, y_true=y,
+    )  # fmt: skip
+    rho = spearmanr(board["score"], board["truth"]).statistic
+    assert rho > 0.6
+
+
+def test_bad_settings_are_errors():
+    X, s, _ = _pu()
+    with pytest.raises(ValueError, match=r"k must lie in \[1, 12\]"):
+        compare_selectors(X, s, ks=[13], prior=0.5)
+    with pytest.raises(ValueError, match="budget of 1 s cannot be met"):
+        compare_selectors(X, s, budget=1, prior=0.5)
+    with pytest.raises(ValueError, match="read\\(s\\) semi labels"):
+        compare_selectors(X, s, methods=["sewil"], prior=0.5)
+    with pytest.raises(ValueError, match="compare reads PU labels"):
+        compare_selectors(X, np.arange(len(s)) % 3, prior=0.5)
+
+
+def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatch):
+    from weakfs.compare import _leaderboard
+
+    X, s, _ = _pu()
+    monkeypatch.setattr(_leaderboard, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
+    notes = []
+    board = compare_selectors(
+        X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        budget=30,
+    )  # fmt: skip
+    assert "fscpu" not in set(board["method"]) and any("fscpu left out" in n for n in notes)
+
+
+def test_the_command_line_writes_every_format(tmp_path, capsys):
+    X, _, y = _pu()
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).assign(label=y)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    argv = ["compare", str(path), "--target", "label", "--positive", "1"]
+    argv += ["--labeled-fraction", "0.3", "--methods", "semi-jmi", "-k", "2,5", "--cv", "3"]
+    argv += ["--no-progress", "--budget", "1m"]
+    for suffix in ("md", "csv", "json", "html"):
+        out = tmp_path / f"board.{suffix}"
+        assert main([*argv, "-o", str(out)]) == 0
+        assert out.stat().st_size > 0
+    printed = capsys.readouterr().out
+    assert "class prior used" in printed and "semi_jmi" in printed and "truth" in printed
+    payload = json.loads((tmp_path / "board.json").read_text())
+    assert {"prior", "notes", "rows"} <= set(payload)
+    capsys.readouterr()
+    assert main([*argv, "-k", "99"]) == 2
+    assert "k must lie in [1, 12]" in capsys.readouterr().err
+    assert main([*argv, "--budget", "soon"]) == 2
