@@ -16,6 +16,15 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
+from weakfs._information_kernels import (
+    COLUMN_MAJOR,
+    PIVOT_MAJOR,
+    SINGLE,
+    compress_codes,
+    contingency_counts,
+    equal_width_codes,
+)
+
 __all__ = [
     "EncodedColumns",
     "bin_equal_width",
@@ -39,6 +48,8 @@ _INT64_SAFE = np.iinfo(np.int64).max // 2
 _BLOCK_ENTRIES = 1 << 22
 # a contingency table above _BLOCK_ENTRIES cells and this many times the data is counted sparse
 _SPARSE_RATIO = 16
+# the largest contingency table (cells) counted by the compiled pass
+_COMPILED_CELLS = 1 << 24
 
 
 def _column_blocks(n_rows: int, n_cols: int):
@@ -194,6 +205,21 @@ def _columnwise_mi(codes: np.ndarray, sizes: np.ndarray, y_codes: np.ndarray, k_
     return np.maximum(mi, 0.0)
 
 
+def _mi_from_counts(counts, sizes, y_codes, k_y: int, base) -> np.ndarray:
+    """:func:`_columnwise_mi` from the counts of its contingency table (the same float steps,
+    so the same numbers)."""
+    n, d, total = y_codes.shape[0], sizes.shape[0], int(sizes.sum())
+    joint = counts.reshape(total, k_y) / n
+    p_x = joint.sum(axis=1, keepdims=True)
+    p_y = np.bincount(y_codes, minlength=k_y) / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(joint > 0, joint * np.log(joint / (p_x * p_y[None, :])), 0.0)
+    per_value = terms.sum(axis=1)
+    owner = np.repeat(np.arange(d), sizes)
+    mi = np.bincount(owner, weights=per_value, minlength=d) / _log(base)
+    return np.maximum(mi, 0.0)
+
+
 def _columnwise_mi_sparse(flat, n, d, sizes, total, y_codes, k_y, base) -> np.ndarray:
     """:func:`_columnwise_mi` from the non-zero cells of the contingency table only."""
     cells, counts = np.unique(flat, return_counts=True)
@@ -334,7 +360,14 @@ def discretize(X, n_bins: int = 5) -> np.ndarray:
     dense matrix.
     """
     if not sparse.issparse(X):
-        codes, _ = equal_width_bins(X, n_bins=n_bins, keep_discrete_up_to=n_bins)
+        arr = np.ascontiguousarray(X, dtype=float)
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.size == 0 or np.isnan(arr).any():  # the reference path says what is wrong
+            codes, _ = equal_width_bins(arr, n_bins=n_bins, keep_discrete_up_to=n_bins)
+            return codes.astype(_code_dtype(n_bins))
+        codes = np.empty(arr.shape, dtype=_code_dtype(n_bins))
+        equal_width_codes(arr, n_bins, n_bins, codes)
         return codes
     X = sparse.csc_matrix(X)
     codes = np.empty(X.shape, dtype=np.min_scalar_type(max(n_bins - 1, 1)))
@@ -359,7 +392,13 @@ class EncodedColumns:
         arr = np.asarray(X)
         if arr.ndim == 1:
             arr = arr[:, None]
-        self.codes, self.sizes = _encode_columns(arr)
+        if arr.dtype.kind == "u" and arr.itemsize <= 2 and arr.size:  # discretize's codes
+            limit = int(arr.max()) + 1
+            self.codes = np.empty(arr.shape, dtype=_code_dtype(limit))
+            self.sizes = np.empty(arr.shape[1], dtype=np.int64)
+            compress_codes(np.ascontiguousarray(arr), limit, self.codes, self.sizes)
+        else:
+            self.codes, self.sizes = _encode_columns(arr)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -369,9 +408,24 @@ class EncodedColumns:
         """``I(X_k; y)`` of every column ``k``."""
         y_codes, k_y = encode(np.asarray(y).ravel())
         _check_same_length(self.codes, y_codes)
+        if self._compiled(self.sizes, k_y):
+            return _mi_from_counts(
+                self._counts(self.sizes, y_codes, k_y), self.sizes, y_codes, k_y, base
+            )
         out = np.empty(self.shape[1])
         for block in _column_blocks(*self.shape):
             out[block] = _columnwise_mi(self.codes[:, block], self.sizes[block], y_codes, k_y, base)
+        return out
+
+    def _compiled(self, sizes, k_y) -> bool:
+        """Small codes and a contingency table that fits: count in one compiled pass."""
+        return self.codes.itemsize <= 2 and int(sizes.sum()) * k_y <= _COMPILED_CELLS
+
+    def _counts(self, sizes, y_codes, k_y, pivot=None, pivot_size=1, mode=SINGLE) -> np.ndarray:
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        out = np.zeros(int(offsets[-1]) * k_y, dtype=np.int64)
+        pivot = np.zeros(1, dtype=self.codes.dtype) if pivot is None else pivot
+        contingency_counts(self.codes, offsets, y_codes, k_y, pivot, pivot_size, mode, out)
         return out
 
     def joint_mutual_information(self, j: int, y, *, base: float = np.e, major: str = "column"):
@@ -382,6 +436,10 @@ class EncodedColumns:
         y_codes, k_y = encode(np.asarray(y).ravel())
         _check_same_length(self.codes, y_codes)
         code_j, size_j = self.codes[:, j], int(self.sizes[j])
+        if self._compiled(self.sizes * size_j, k_y):
+            mode = COLUMN_MAJOR if major == "column" else PIVOT_MAJOR
+            counts = self._counts(self.sizes * size_j, y_codes, k_y, code_j, size_j, mode)
+            return _mi_from_counts(counts, self.sizes * size_j, y_codes, k_y, base)
         out = np.empty(self.shape[1])
         for block in _column_blocks(*self.shape):
             codes, sizes = self.codes[:, block], self.sizes[block]
@@ -402,6 +460,11 @@ class EncodedColumns:
         )
         column[j] = relevance[j]
         return column
+
+
+def _code_dtype(n_values: int):
+    """The smallest unsigned integer type holding ``n_values`` codes."""
+    return np.min_scalar_type(max(n_values - 1, 1))
 
 
 def jmi_pair_matrix(codes: np.ndarray, y) -> np.ndarray:
