@@ -16,6 +16,8 @@ from weakfs.experiments.gkf_pual._protocol import (
     METHODS,
     ONE_SE,
     PAPER_STOP,
+    R_CODE,
+    R_CODE_ITERATIONS,
     SELECTION_METHODS,
 )
 from weakfs.experiments.gkf_pual._tasks import make_split
@@ -34,7 +36,7 @@ VERSION = _version
 
 def _grid_for(method: str, grid: str) -> dict:
     g = GRIDS[grid]
-    if method in ("GKF-PUAL", PAPER_STOP, *SELECTION_METHODS):
+    if method in ("GKF-PUAL", PAPER_STOP, R_CODE, *SELECTION_METHODS):
         lambda2 = [0.1] if grid == "reduced" else g["lam"]
         return {"lambda1": g["lambda1"], "lambda2": lambda2, "sigma": g["sigma"], "C2": g["C2"]}
     if method == "KF-PUAL":
@@ -87,6 +89,20 @@ def _estimator(method: str, seed: int, prior: float):
             tol=1e-3,
             abs_tol=0.25,
             stopping="paper",
+        )
+    if method == R_CODE:
+        # the authors' R code: fixed mu, no stopping test, L1-norm group threshold, its start,
+        # its zero test through t and its dense graph over all pairs
+        return GKFPUALClassifier(
+            standardize=False,
+            mu=0.01,
+            adaptive_mu=False,
+            stopping="none",
+            max_iter=R_CODE_ITERATIONS,
+            group_norm="l1",
+            init="r-code",
+            zero_tol=1e-6,
+            n_neighbors=None,
         )
     if method == "KF-PUAL":
         return GKFPUALClassifier(lambda1=0.0, standardize=False, max_iter=5000)
@@ -229,7 +245,12 @@ def _run_cell(cell: dict) -> dict:
         )
     pred = model.predict(Xte)
     out["f1"] = float(f1_score(data["y_test"], pred, zero_division=0.0)) * 100.0
-    if cell["method"] in ("GKF-PUAL", "KF-PUAL", PAPER_STOP, *SELECTION_METHODS):
+    # % of the test rows predicted positive, and % truly positive: where the PUF-score tuning
+    # picks a classifier that calls (almost) every row positive, the F1 is that of the
+    # all-positive rule, 2π / (1 + π), whatever the model
+    out["predicted_positive_share"] = float(100.0 * pred.mean())
+    out["test_positive_share"] = float(100.0 * data["y_test"].mean())
+    if cell["method"] in ("GKF-PUAL", "KF-PUAL", PAPER_STOP, R_CODE, *SELECTION_METHODS):
         d = data["n_relevant"]
         sup = model.support_ if support is None else support
         out["irrelevant_removed"] = float(100.0 * (~sup[d:]).mean())

@@ -1,5 +1,6 @@
 """The GKF-PUAL experiment's report: Tables 2 and 3 beside the paper's numbers, the
-paper-stopping variant, the λ1 selection rules beyond the paper, and the cost of tuning."""
+paper-stopping variant, the authors' R-code solver, the λ1 selection rules beyond the paper, and
+the cost of tuning."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import pandas as pd
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table, mean_sd, verdict_lines
-from weakfs.experiments.gkf_pual._paper import PAPER_F1, PAPER_REMOVED
+from weakfs.experiments.gkf_pual._paper import (
+    PAPER_F1,
+    PAPER_F1_TEXT,
+    PAPER_REMOVED,
+    PAPER_REMOVED_TEXT,
+)
 from weakfs.experiments.gkf_pual._protocol import (
     DATASETS,
     EXTRA_METHODS,
@@ -16,6 +22,7 @@ from weakfs.experiments.gkf_pual._protocol import (
     PAPER_STOP,
     SELECTION_METHODS,
 )
+from weakfs.experiments.gkf_pual._r_code_report import PAPER_SD_NOTE, r_code_section
 from weakfs.experiments.gkf_pual._selection_report import selection_section
 
 __all__ = ["write_report"]
@@ -145,7 +152,7 @@ def _table2_section(table: pd.DataFrame, methods: list[str]) -> list[str]:
             table.loc[
                 (table["dataset"] == d) & (table["gamma"] == g) & (table["method"] == m), "f1"
             ],
-            f"{PAPER_F1[d][g][METHODS.index(m)]:g}",
+            PAPER_F1_TEXT[d][g][METHODS.index(m)],
         )
         for d in DATASETS
         for g in (0.5, 0.25)
@@ -156,7 +163,7 @@ def _table2_section(table: pd.DataFrame, methods: list[str]) -> list[str]:
         "",
         markdown_table(pd.DataFrame(rows)) if rows else "(no cells)",
         "",
-        verdict_lines(entries, digits=1),
+        verdict_lines(entries, digits=1, note=PAPER_SD_NOTE),
     ]
 
 
@@ -184,10 +191,21 @@ def _table3_section(table: pd.DataFrame) -> list[str]:
                 row["irrelevant removed, paper's stopping rule"] = _ms(early["irrelevant_removed"])
                 row["relevant kept, paper's stopping rule"] = _ms(early["relevant_kept"])
             rows.append(row)
+    entries = [
+        (f"{d} (γ = {g})", label, sub["irrelevant_removed"], PAPER_REMOVED_TEXT[d][g])
+        for d in DATASETS
+        for g in (0.25, 0.5)
+        for label, method in (("GKF-PUAL", "GKF-PUAL"), ("paper's stopping rule", PAPER_STOP))
+        for sub in [
+            table[(table["dataset"] == d) & (table["gamma"] == g) & (table["method"] == method)]
+        ]
+    ]
     lines = [
         "### Table 3: % of the appended irrelevant columns removed by GKF-PUAL",
         "",
         markdown_table(pd.DataFrame(rows)) if rows else "(no GKF-PUAL cells)",
+        "",
+        verdict_lines(entries, digits=1, note=PAPER_SD_NOTE),
         "",
         WHY_TABLE3,
     ]
@@ -234,6 +252,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "",
         *_table3_section(table),
     ]
+    r_code = r_code_section(table)
+    if r_code:
+        lines += ["", *r_code]
     if table["method"].isin(SELECTION_METHODS).any():
         lines += ["", *selection_section(table)]
     lines += ["", *_cost_section(table, methods)]

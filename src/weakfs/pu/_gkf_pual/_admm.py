@@ -14,6 +14,11 @@ solved by the paper's five-block ADMM (§3.2) with the closed-form block updates
 30); the two constant linear systems are factored once, and iterations stop on Boyd's primal/dual
 residual test (``stopping="paper"``: the dual residuals only, as the paper's eq. 31).
 
+Opt-in pieces of the authors' R code (docs/gkf_pual.md, "The authors' R code"): a fixed number of
+iterations (``stopping="none"``), the group threshold on the L1 norm (``group_norm="l1"``), the
+R code's start (``init="r-code"``), its dense Gaussian graph over all pairs
+(:func:`dense_gaussian_laplacian`) and its per-coefficient zero test (``zero_tol``).
+
 Reference: X. Wang, R. Zhu, J.-H. Xue, "GKF-PUAL: A group kernel-free approach to
 positive-unlabeled learning with variable selection", Information Sciences 690 (2025) 121574
 (the authors' reference code: github.com/tkks22123/GKF-PUAL).
@@ -30,7 +35,15 @@ from scipy.sparse.linalg import splu
 
 # not used here: still imported from this module by benchmarks/bench_gkf_pual.py
 
-__all__ = ["QuadraticDesign", "gkf_pual_objective", "quadratic_design"]
+__all__ = [
+    "QuadraticDesign",
+    "dense_gaussian_laplacian",
+    "gkf_pual_objective",
+    "quadratic_design",
+]
+
+#: the R code's zero test when it maps the solution back through ``t`` (``cons_ver``)
+R_CODE_ZERO_TOL = 1e-6
 
 
 # ----------------------------------------------------------------------------------------------
@@ -91,6 +104,53 @@ def _kernel_free_gram(X: np.ndarray, design: QuadraticDesign) -> np.ndarray:
     np.add.at(G, (bj, P.ravel()), np.broadcast_to(s[None, :], (m, m)).ravel())
     G[nq + np.arange(m), nq + np.arange(m)] += n
     return G
+
+
+def dense_gaussian_laplacian(X: np.ndarray, sigma: float = 1.0) -> np.ndarray:
+    """Laplacian ``D − W`` of the Gaussian graph over all pairs of rows (the authors' R code).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    sigma : float, default=1.0
+        Width: ``W_ij = exp(−‖x_i − x_j‖² / (2σ²))`` for ``i ≠ j``, ``W_ii = 0`` (the R code's
+        ``exp(−‖x_i − x_j‖² / 2 / θ_K)`` with ``θ_K = σ² = 1``).
+
+    Returns
+    -------
+    R : ndarray of shape (n_samples, n_samples)
+        Dense, symmetric, rows summing to zero.
+    """
+    sq = np.einsum("ij,ij->i", X, X)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0)
+    with np.errstate(under="ignore"):
+        W = np.exp(-d2 / (2.0 * float(sigma) ** 2))
+    np.fill_diagonal(W, 0.0)
+    return np.diag(W.sum(axis=1)) - W
+
+
+def _group_threshold(y: np.ndarray, thr: float, norm: str = "l2") -> tuple[np.ndarray, np.ndarray]:
+    """The ``t`` update (eq. 30) of the groups ``y`` (one row per group): ``(t, shrink)``.
+
+    Every row is scaled by ``max(1 − thr / ‖y_j‖, 0)``: the Euclidean group soft-threshold of
+    eq. 30 with ``norm="l2"``; with ``norm="l1"`` the same formula with ``‖y_j‖₁``, as the
+    authors' R code computes it (R's ``norm()`` of a column defaults to the one-norm), so a
+    group is zero exactly when ``‖y_j‖₁ ≤ thr``.
+    """
+    norms = np.abs(y).sum(axis=1) if norm == "l1" else np.linalg.norm(y, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shrink = np.where(norms > thr, 1.0 - thr / norms, 0.0)
+    return (y * shrink[:, None]).ravel(), shrink
+
+
+class _DenseFactor:
+    """``solve`` of the dense symmetric positive definite system of eq. 25 (dense graph)."""
+
+    def __init__(self, K: np.ndarray):
+        self.chol = scipy.linalg.cho_factor(K, lower=False, check_finite=False)
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        return scipy.linalg.cho_solve(self.chol, rhs, check_finite=False)
 
 
 def gkf_pual_objective(
@@ -184,8 +244,12 @@ class _ADMMProblem:
         self.counts = np.append(design.group_counts, 0.0)  # D0ᵀD0 (β0 is in no group)
         self.SpTSp, self.SuTSu = self.Sp.T @ self.Sp, self.Su.T @ self.Su
         self.StTSt = self.SpTSp + self.SuTSu
-        self.eye_n = sparse.identity(n, format="csc")
-        self.R2 = (2.0 * R).tocsc()
+        if sparse.issparse(R):
+            self.eye_n = sparse.identity(n, format="csc")
+            self.R2 = (2.0 * R).tocsc()
+        else:  # the R code's dense graph over all pairs
+            self.eye_n = np.eye(n)
+            self.R2 = 2.0 * np.asarray(R, dtype=float)
         self._factors: tuple | None = None  # (μ, (cholesky of eq. 18, LU of eq. 25))
         self.n_factorizations = 0
 
@@ -215,17 +279,30 @@ class _ADMMProblem:
                 raise np.linalg.LinAlgError(f"LAPACK potri failed (info={info})")
             upper = np.triu(inv)
             chol = upper + np.triu(upper, 1).T
-        lu = splu((self.R2 + mu4 * self.eye_n).tocsc())
+        if sparse.issparse(self.R2):
+            lu = splu((self.R2 + mu4 * self.eye_n).tocsc())
+        else:
+            lu = _DenseFactor(self.R2 + mu4 * self.eye_n)
         self._factors = (key, (chol, lu))
         self.n_factorizations += 1
         return chol, lu
 
-    def initial_state(self) -> _ADMMState:
-        """Algorithm 1's start: A = 0, β = 1, β0 = 1; slacks from the constraints; duals = 1."""
+    def initial_state(self, init: str = "paper") -> _ADMMState:
+        """The start of the ADMM.
+
+        ``"paper"``: Algorithm 1's start: A = 0, β = 1, β0 = 1; slacks from the constraints;
+        duals = 1.  ``"r-code"``: the authors' R code's: every entry of α* (A and β) = 0.01,
+        β0 = 0; slacks from the constraints; duals u_h = 0.5, u_a = 0, v = 10, q = 0.
+        """
         n, p, n_pos = self.n, self.p, self.n_pos
         z = np.zeros(p + 1)
-        z[self.design.n_quad : p] = 1.0
-        z[p] = 1.0
+        if init == "r-code":
+            z[:p] = 0.01
+            duals = (np.full(n_pos, 0.5), np.zeros(n - n_pos), 10.0, np.zeros(n))
+        else:
+            z[self.design.n_quad : p] = 1.0
+            z[p] = 1.0
+            duals = (np.ones(n_pos), np.ones(n - n_pos), 1.0, np.ones(n))
         f = self.St @ z
         return _ADMMState(
             z=z,
@@ -233,10 +310,10 @@ class _ADMMProblem:
             a=1.0 + f[n_pos:],
             t=z[self.gflat],
             b=f.copy(),
-            u_h=np.ones(n_pos),
-            u_a=np.ones(n - n_pos),
-            v=np.ones(self.gflat.shape[0]),
-            q=np.ones(n),
+            u_h=duals[0],
+            u_a=duals[1],
+            v=np.full(self.gflat.shape[0], duals[2]),
+            q=duals[3],
         )
 
     def solve(
@@ -254,9 +331,15 @@ class _ADMMProblem:
         max_refactor: int = 30,
         fast: bool = False,
         first_adapt: int = 10,
+        group_norm: str = "l2",
+        init: str = "paper",
     ) -> _ADMMResult:
-        """Paper Algorithm 1 from ``state`` (Algorithm 1's start when None; a given state is
-        updated in place).
+        """Paper Algorithm 1 from ``state`` (the start ``init`` of :meth:`initial_state` when
+        None; a given state is updated in place).
+
+        ``stopping="none"`` runs exactly ``max_iter`` iterations (the authors' R code: no
+        stopping test); the residuals are then computed only for ``history`` and residual
+        balancing.  ``group_norm`` is the norm of the group threshold (:func:`_group_threshold`).
 
         ``fast`` solves eq. 18 with the explicit inverse of its matrix and computes the residual
         norms of the stopping test two vectors per matrix product: the same iterations up to
@@ -275,7 +358,7 @@ class _ADMMProblem:
         next_adapt = first_adapt
 
         if state is None:
-            state = self.initial_state()
+            state = self.initial_state(init)
         z, h, a, t, b = state.z, state.h, state.a, state.t, state.b
         u_h, u_a, v, q = state.u_h, state.u_a, state.v, state.q
 
@@ -307,12 +390,9 @@ class _ADMMProblem:
             a_new = (u_a + mu2 * (1.0 + fu)) / (2.0 * C2 + mu2)
             # b: eq. 25
             b_new = lu.solve(q + mu4 * f)
-            # t: eq. 30 (Euclidean group soft-threshold)
+            # t: eq. 30 (Euclidean group soft-threshold; the R code's L1 norm with "l1")
             y = (alpha[gflat] + v / mu3).reshape(groups.shape)
-            norms = np.linalg.norm(y, axis=1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                shrink = np.where(norms > thr_t, 1.0 - thr_t / norms, 0.0)
-            t_new = (y * shrink[:, None]).ravel()
+            t_new, shrink = _group_threshold(y, thr_t, group_norm)
             # duals: eq. 16
             Dalpha = alpha[gflat]
             r_h = 1.0 - fp - h_new
@@ -326,6 +406,9 @@ class _ADMMProblem:
             # stopping rule (eq. 31, Boyd et al. §3.3.1), checked block by block
             dh, da, dt_, db = h_new - h, a_new - a, t_new - t, b_new - b
             h, a, t, b = h_new, a_new, t_new, b_new
+            record = record_every and (it % record_every == 0 or it == max_iter)
+            if stopping == "none" and not record and not (adapt and it == next_adapt):
+                continue  # no stopping test: the residuals only feed the history and balancing
             if fast:
                 # Sᵀ applied to the change and to the dual of a block in one product
                 ph = Sp.T @ np.column_stack((dh, u_h))
@@ -368,9 +451,11 @@ class _ADMMProblem:
                 np.linalg.norm(r_b),
             )
             dual = (s_h, s_a, s_t, s_b)
-            # the paper's eq. 31 tests the four dual residuals only
-            done = all(dv <= de for dv, de in zip(dual, e_dual)) and (
-                stopping == "paper" or all(pv <= pe for pv, pe in zip(primal, e_pri))
+            # the paper's eq. 31 tests the four dual residuals only; "none" tests nothing
+            done = (
+                stopping != "none"
+                and all(dv <= de for dv, de in zip(dual, e_dual))
+                and (stopping == "paper" or all(pv <= pe for pv, pe in zip(primal, e_pri)))
             )
             if record_every and (it % record_every == 0 or done or it == max_iter):
                 history.append(
@@ -414,15 +499,22 @@ def _admm(*data, C1: float, C2: float, lambda1: float, lambda2: float, **solve_o
     return res.state.z, res.state.t, res.n_iter, res.converged, res.history
 
 
-def _final_coefficients(z: np.ndarray, t: np.ndarray, design: QuadraticDesign):
+def _final_coefficients(
+    z: np.ndarray, t: np.ndarray, design: QuadraticDesign, zero_tol: float = 0.0
+):
     """``(α*, β0, support)``: α* from the (α*, β0) block, groups that are zero in ``t`` set to 0.
 
     At convergence ``t = D*α*``; a group whose ``t`` block is exactly zero is removed, i.e. every
-    entry of ``A`` in its row/column and its ``b_j`` are set to zero (as the authors' code does when
-    it maps the solution back through ``t``).
+    entry of ``A`` in its row/column and its ``b_j`` are set to zero.  With ``zero_tol > 0`` the
+    authors' R code's rule (``cons_ver``): every coefficient with a copy in ``t`` below
+    ``zero_tol`` in absolute value is set to 0 (an interaction ``A_jk`` when its copy in group
+    ``j`` or in group ``k`` is), and a feature is removed when every coefficient of its group is 0.
     """
     p = design.n_coef
     alpha = z[:p].copy()
+    if zero_tol > 0:
+        alpha[design.groups.ravel()[np.abs(t) < zero_tol]] = 0.0
+        return alpha, float(z[p]), np.any(alpha[design.groups] != 0.0, axis=1)
     tg = t.reshape(design.groups.shape)
     support = np.any(tg != 0.0, axis=1)
     if not support.all():

@@ -32,6 +32,7 @@ from weakfs.pu._gkf_pual._admm import (
     _final_coefficients,
     _kernel_free_gram,
     _quadratic_features,
+    dense_gaussian_laplacian,
     gkf_pual_objective,
     quadratic_design,
 )
@@ -109,8 +110,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         ``0`` gives KF-PUAL.
     lambda2 : float, default=0.1
         Weight of the kernel-free regulariser (``lambda2 / 2 · Σ_i ‖A x_i + b‖²``).
-    n_neighbors : int, default=5
-        ``K`` of the nearest-neighbour graph of the manifold term.
+    n_neighbors : int or None, default=5
+        ``K`` of the nearest-neighbour graph of the manifold term.  ``None``: the Gaussian graph
+        over all pairs of rows, as the authors' R code builds it (dense ``n × n``).
     sigma : float, default=1.0
         Width of the Gaussian similarity ``exp(−‖x_i − x_j‖² / (2σ²))`` on graph edges.
     mu : float or tuple of 4 floats, default=0.01
@@ -131,12 +133,28 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
     abs_tol : float, default=1e-6
         Absolute tolerance ``ε_abs``.  The paper states 0.25, which with Boyd's ``√dim`` scaling
         stops far from the optimum.
-    stopping : {"primal-dual", "paper"}, default="primal-dual"
+    stopping : {"primal-dual", "paper", "none"}, default="primal-dual"
         ``"primal-dual"``: stop when the four primal and the four dual residuals are below
         their tolerances (Boyd et al. 2011, §3.3.1).  ``"paper"``: the dual residuals only, as
         the paper's eq. 31 tests them; with ``adaptive_mu=False,
         tol=1e-3, abs_tol=0.25`` this is the paper's rule (it stops after a few iterations,
-        far from the optimum).
+        far from the optimum).  ``"none"``: no test, exactly ``max_iter`` iterations, as the
+        authors' R code runs (``converged_`` is then False and no warning is given).
+    group_norm : {"l2", "l1"}, default="l2"
+        Norm of the group threshold (eq. 30): each group of ``t`` is scaled by
+        ``max(1 − λ1 / (2μ3‖w_j‖), 0)``.  ``"l2"``: the Euclidean norm, the proximal step of
+        the group lasso (the paper).  ``"l1"``: the L1 norm, as the authors' R code computes it;
+        a group is then zero when ``‖w_j‖₁ ≤ λ1 / (2μ3)``.  That step is not the group lasso's
+        proximal operator, so the iterations no longer converge to the optimum of eq. 11.
+    init : {"paper", "r-code"}, default="paper"
+        Start of the ADMM.  ``"paper"``: Algorithm 1's (A = 0, β = 1, β0 = 1, duals 1).
+        ``"r-code"``: the authors' R code's (every entry of A and β 0.01, β0 = 0, duals
+        u_h = 0.5, u_a = 0, v = 10, q = 0).
+    zero_tol : float, default=0.0
+        After the last iteration, set to 0 every coefficient whose copy in the group block ``t``
+        is below ``zero_tol`` in absolute value, and remove the features whose coefficients are
+        then all 0 (the authors' R code: 1e-6).  ``0``: remove the groups whose ``t`` block is
+        exactly zero.
     standardize : bool, default=True
         Standardise every feature with the training mean and standard deviation first (the paper
         standardises its data before fitting).
@@ -171,6 +189,15 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
     classes_ : ndarray
         ``[0, 1]``: ``predict`` returns 1 for predicted positives, 0 otherwise.
 
+    Notes
+    -----
+    The authors' R code (github.com/tkks22123/GKF-PUAL) differs from the paper's text in its
+    solver.  ``GKFPUALClassifier(mu=0.01, adaptive_mu=False, stopping="none", max_iter=1300,
+    group_norm="l1", init="r-code", zero_tol=1e-6, n_neighbors=None)`` follows it: fixed
+    penalties, a fixed number of iterations, the L1-norm group threshold, its start, its
+    per-coefficient zero test and its dense graph (``docs/gkf_pual.md``, "The authors' R
+    code").
+
     Examples
     --------
     >>> import numpy as np
@@ -194,14 +221,17 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         "C2": [Interval(numbers.Real, 0, None, closed="neither")],
         "lambda1": [Interval(numbers.Real, 0, None, closed="left")],
         "lambda2": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
         "mu": [Interval(numbers.Real, 0, None, closed="neither"), tuple, list],
         "adaptive_mu": ["boolean"],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "abs_tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "stopping": [StrOptions({"primal-dual", "paper"})],
+        "stopping": [StrOptions({"primal-dual", "paper", "none"})],
+        "group_norm": [StrOptions({"l2", "l1"})],
+        "init": [StrOptions({"paper", "r-code"})],
+        "zero_tol": [Interval(numbers.Real, 0, None, closed="left")],
         "standardize": ["boolean"],
         "memory_limit_mb": [Interval(numbers.Real, 0, None, closed="neither")],
         "verbose": ["verbose"],
@@ -222,6 +252,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         tol: float = 1e-4,
         abs_tol: float = 1e-6,
         stopping: str = "primal-dual",
+        group_norm: str = "l2",
+        init: str = "paper",
+        zero_tol: float = 0.0,
         standardize: bool = True,
         memory_limit_mb: float = 2048.0,
         verbose: int = 0,
@@ -238,6 +271,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         self.tol = tol
         self.abs_tol = abs_tol
         self.stopping = stopping
+        self.group_norm = group_norm
+        self.init = init
+        self.zero_tol = zero_tol
         self.standardize = standardize
         self.memory_limit_mb = memory_limit_mb
         self.verbose = verbose
@@ -287,7 +323,10 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         design = quadratic_design(m)
         S = _quadratic_features(Xo, design)
         G = _kernel_free_gram(Xo, design)
-        R = knn_laplacian(Xo, self.n_neighbors, self.sigma)
+        if self.n_neighbors is None:
+            R = dense_gaussian_laplacian(Xo, self.sigma)
+        else:
+            R = knn_laplacian(Xo, self.n_neighbors, self.sigma)
         return _FitData(design, S, G, R, s[order], n_pos, m)
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -316,11 +355,13 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
             stopping=self.stopping,
             record_every=10,
             adapt=self.adaptive_mu,
+            group_norm=self.group_norm,
+            init=self.init,
         )
-        alpha, beta0, support = _final_coefficients(z, t, design)
+        alpha, beta0, support = _final_coefficients(z, t, design, float(self.zero_tol))
         if self.lambda1 == 0:
             support = np.ones(m, dtype=bool)
-        if not converged:
+        if not converged and self.stopping != "none":
             _warn_not_converged(history, n_iter)
         objective = gkf_pual_objective(
             alpha,

@@ -221,7 +221,21 @@ class _PathSolver:
 def _path_solver(estimator, X, y) -> tuple[_PathSolver, np.ndarray]:
     """A :class:`_PathSolver` for the (unfitted) classifier ``estimator``'s settings on
     ``(X, y)``; ``estimator`` gets ``mean_``, ``scale_``, ``n_features_in_`` (and feature names)
-    set by the checks.  Also returns the feature names."""
+    set by the checks.  Also returns the feature names.
+
+    The path's warm starts and λ1_max assume the group lasso's proximal step: the R-code options
+    ``group_norm="l1"``, ``init="r-code"`` and ``zero_tol > 0`` are refused."""
+    r_code = {
+        "group_norm": getattr(estimator, "group_norm", "l2") != "l2",
+        "init": getattr(estimator, "init", "paper") != "paper",
+        "zero_tol": float(getattr(estimator, "zero_tol", 0.0)) > 0,
+    }
+    if any(r_code.values()):
+        raise ValueError(
+            "the λ1 path solves the group lasso (group_norm='l2', init='paper', zero_tol=0); "
+            f"got the R-code option(s) {[k for k, v in r_code.items() if v]}: fit each λ1 "
+            "separately instead"
+        )
     data = estimator._prepare(X, y)
     problem = _ADMMProblem(
         data.S,
