@@ -121,3 +121,24 @@ def test_bad_input(kwargs, match):
         CompactGA(**kwargs).run(lambda m: 0.0, n_features=3)
     with pytest.raises(TypeError):
         CompactGA(budget=1).run([], n_features=3)
+
+
+def test_parallel_candidates_are_kept_only_when_they_are_faster():
+    """n_jobs=2 used to make FSCPU slower when one evaluation is short: the search times a few
+    iterations each way and keeps the faster."""
+    from joblib import parallel_config
+
+    from weakfs.search._compact_ga import _ParallelChooser
+
+    with parallel_config(backend="threading"):
+        chooser = _ParallelChooser(2)
+        assert chooser.adaptive and chooser.parallel(0) is False
+        for t in range(1, 2 * chooser.TRIAL + 1):
+            assert chooser.parallel(t) is (t > chooser.TRIAL)
+            chooser.record(t, 1.0 if t <= chooser.TRIAL else 1.5)  # parallel slower
+        assert chooser.choice is False and chooser.parallel(50) is False
+        fast = _ParallelChooser(2)
+        for t in range(1, 2 * fast.TRIAL + 1):
+            fast.record(t, 1.0 if t <= fast.TRIAL else 0.6)
+        assert fast.choice is True
+    assert _ParallelChooser(1).parallel(10) is False

@@ -14,6 +14,7 @@ over every value of that term logged so far in the run).
 from __future__ import annotations
 
 import numbers
+import time
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
 
@@ -29,6 +30,42 @@ from weakfs.search._base import CachedObjective, MaskSearch, SearchResult, as_ob
 __all__ = ["CompactGA", "CompactGAResult", "repair_mask", "running_std_compare", "top_theta"]
 
 
+class _ParallelChooser:
+    """Whether an iteration's two evaluations go to two threads.
+
+    Iteration 0 is serial (it may compile kernels); iterations 1 to ``TRIAL`` are timed serial,
+    the next ``TRIAL`` in parallel, and the rest run the faster way.  Only with a thread backend
+    and more than one job: another backend (Dask) is used as asked.
+    """
+
+    TRIAL = 5
+
+    def __init__(self, n_jobs):
+        from joblib import effective_n_jobs
+        from joblib.parallel import get_active_backend
+
+        threads = bool(getattr(get_active_backend(prefer="threads")[0], "uses_threads", False))
+        self.adaptive = threads and effective_n_jobs(n_jobs) > 1
+        self.fixed = effective_n_jobs(n_jobs) > 1
+        self.times: dict[bool, list[float]] = {False: [], True: []}
+        self.choice: bool | None = None if self.adaptive else self.fixed
+
+    def parallel(self, t: int) -> bool:
+        if not self.adaptive:
+            return self.fixed
+        if self.choice is not None:
+            return self.choice
+        return t > self.TRIAL
+
+    def record(self, t: int, seconds: float) -> None:
+        if not self.adaptive or self.choice is not None or t == 0:
+            return
+        self.times[t > self.TRIAL].append(seconds)
+        if len(self.times[True]) == self.TRIAL:
+            serial, parallel = (float(np.median(self.times[k])) for k in (False, True))
+            self.choice = parallel < 0.9 * serial
+
+
 @dataclass(kw_only=True)
 class CompactGAResult(SearchResult):
     """Outcome of :meth:`CompactGA.run`: a :class:`~weakfs.search.SearchResult` plus the IGO state.
@@ -38,7 +75,9 @@ class CompactGAResult(SearchResult):
     ``theta_history``: ``(n_iter + 1, d)`` parameters after each iteration (row 0 = start);
     ``values``: ``(n_iter, 2, n_terms)`` objective term values of the two candidates;
     ``masks``: ``(n_iter, 2, d)`` the repaired candidates; ``n_evaluations``: objective calls
-    actually run per term (cache misses); ``converged``: every theta within ``margin`` of a bound.
+    actually run per term (cache misses); ``converged``: every theta within ``margin`` of a bound;
+    ``parallel``: whether the candidates ran in two threads after the timed trial (None: the
+    search ended before the trial did).
     """
 
     theta: np.ndarray
@@ -48,6 +87,7 @@ class CompactGAResult(SearchResult):
     n_iter: int
     n_evaluations: list[int] = field(default_factory=list)
     converged: bool = False
+    parallel: bool | None = None
 
 
 def repair_mask(
@@ -138,9 +178,11 @@ class CompactGA(MaskSearch):
         prefer="threads")``: 2 (or -1) evaluates them in two threads (the objective must release
         the GIL to gain, as FSCPU's numba/BLAS mixture fits do); None follows the active
         ``joblib.parallel_config`` (e.g. ``backend="dask"`` sends them to a cluster).  Results do
-        not depend on it.
-    progress : bool, default=False
-        Show a tqdm bar.
+        not depend on it.  Parallelism must not lose: with threads, a few iterations are timed
+        each way after the first and the rest run the faster way (two short evaluations cost
+        less than handing them to two threads); the result's ``parallel`` says which won.
+    progress : bool or "auto", default=False
+        Show a tqdm bar (``"auto"``: when the search is estimated to take over a minute).
 
     Examples
     --------
@@ -162,7 +204,7 @@ class CompactGA(MaskSearch):
     margin: float = 0.1
     cache: bool = True
     n_jobs: int | None = None
-    progress: bool = False
+    progress: bool | str = False
 
     def resolve(self, n_features: int) -> tuple[np.ndarray, float, float, float]:
         """Validated ``(costs, budget, eta, eps)`` for ``n_features`` features."""
@@ -236,6 +278,8 @@ class CompactGA(MaskSearch):
         def evaluate(mask):
             return np.array([f(mask) for f in cached])
 
+        chooser = _ParallelChooser(self.n_jobs)
+
         t_done = 0
         converged = False
         lo = max(float(self.margin), eps) + 1e-12  # within margin of 0/1 (or at the clip bound)
@@ -244,10 +288,12 @@ class CompactGA(MaskSearch):
                 draws = rng.random_sample((2, d)) < theta
                 ma = repair_mask(draws[0], theta, costs, budget, rng)
                 mb = repair_mask(draws[1], theta, costs, budget, rng)
-                if not np.array_equal(ma, mb):
+                started = time.perf_counter()
+                if not np.array_equal(ma, mb) and chooser.parallel(t):
                     va, vb = parallel(delayed(evaluate)(m) for m in (ma, mb))
                 else:
                     va, vb = evaluate(ma), evaluate(mb)
+                chooser.record(t, time.perf_counter() - started)
                 for j in range(len(terms)):
                     log[j].extend((va[j], vb[j]))
                 if len(terms) == 1:
@@ -277,4 +323,5 @@ class CompactGA(MaskSearch):
             n_iter=t_done,
             n_evaluations=[c.n_evaluations for c in cached],
             converged=converged,
+            parallel=chooser.choice,
         )

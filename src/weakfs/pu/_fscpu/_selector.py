@@ -202,7 +202,8 @@ class FSCPUSelector(SupportSelector):
         Evaluate each distinct mask once.
     %(n_jobs)s
         The two candidates of an iteration are clustered through ``joblib.Parallel(n_jobs,
-        prefer="threads")``: 2 (or -1) fits them in two threads; inside ``with
+        prefer="threads")``: 2 (or -1) fits them in two threads when that is faster (timed on
+        a few iterations; ``parallel_`` says which way ran); inside ``with
         joblib.parallel_config(backend="dask"):`` (``n_jobs=None``) they go to the dask cluster.
         The result does not depend on it.  With a backend that runs them in other processes,
         ``n_evaluations_`` and ``log_likelihoods_`` count only the fits run in this process, and
@@ -226,6 +227,9 @@ class FSCPUSelector(SupportSelector):
         Clusterings actually run (cache misses).
     converged_ : bool
         Every ``theta`` within 0.1 of 0 or 1 at the end.
+    parallel_ : bool or None
+        Whether the candidates were clustered in two threads after the timed trial (``n_jobs``
+        > 1 with threads), the faster way on this data; None when the search ended first.
 
     Examples
     --------
@@ -373,6 +377,7 @@ class FSCPUSelector(SupportSelector):
         self.n_iter_ = res.n_iter
         self.n_evaluations_ = res.n_evaluations[0]
         self.converged_ = res.converged
+        self.parallel_ = res.parallel
         self.budget_ = budget
         self.log_likelihoods_ = np.asarray(cluster.log_likelihoods)
         return self
