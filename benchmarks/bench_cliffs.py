@@ -81,7 +81,7 @@ def fscpu() -> None:
 def counting() -> None:
     """semi-JMI and mRMR, k = 10, on 1,000,000 x 50 uniform columns (one thread)."""
     from weakfs._information import EncodedColumns, discretize
-    from weakfs.pu import MRMRSelector
+    from weakfs.pu import MRMRSelector, SemiJMISelector
 
     rng = np.random.RandomState(0)
     X = rng.rand(1_000_000, 50)
