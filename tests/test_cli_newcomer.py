@@ -211,3 +211,16 @@ def test_reproduce_demo_writes_nothing_into_results(tmp_path, capsys, monkeypatc
     assert main(["reproduce", "demo", "--runs", "1", "--datasets", "ionosphere"]) == 0
     assert list((tmp_path / "results").iterdir()) == []
     assert "the demo is a smoke test" in capsys.readouterr().out
+
+
+def test_ufvs_reads_a_boolean_column_as_its_two_values(tmp_path, capsys):
+    from weakfs.preprocessing import TablePreparer
+
+    frame = pd.DataFrame({"smoker": np.arange(60) % 2 == 0, "size": np.arange(60) % 7 * 1.5})
+    prepared = TablePreparer(one_hot=False).fit_transform(frame)
+    assert prepared["smoker"].dtype == bool
+    path = _write(frame, tmp_path, name="flags.csv")
+    out = tmp_path / "values.csv"
+    assert main(["select", path, "--method", "ufvs", "--set", "min_count=0", "-o", str(out)]) == 0
+    values = pd.read_csv(out)["feature"].tolist()
+    assert not any(v.startswith("smoker=[") for v in values)

@@ -308,10 +308,13 @@ class TablePreparer(TransformerMixin, BaseEstimator):
                 f"missing values (NaN) in {_listed(map(repr, still))}, which had none in fit: fit "
                 "with impute, or fill them"
             )
+        if not self.one_hot:  # for selectors that read values: booleans stay two values
+            flags = [c for c in self.numeric_columns_ if is_bool_column(frame[c])]
+            numbers = [c for c in self.numeric_columns_ if c not in flags]
+            parts = [frame[numbers].astype(float), frame[flags].astype(bool)]
+            parts.append(frame[self.text_columns_].astype(str))
+            return pd.concat(parts, axis=1)[self._names_out]
         numeric = frame[self.numeric_columns_].astype(float)
-        if not self.one_hot:
-            text = frame[self.text_columns_].astype(str)
-            return pd.concat([numeric, text], axis=1)[self._names_out]
         parts = [numeric]
         for c in self.text_columns_:
             values = frame[c].astype(str).to_numpy()
