@@ -28,6 +28,7 @@ REPORT_MAY_IMPORT = (
     "weakfs.experiments._report",
     "weakfs.experiments._registry",
     "weakfs.plotting",
+    "weakfs.metrics",  # summaries over finished cells (the stability of their selections)
 )
 
 

@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from weakfs.metrics import feature_selection_recall, pu_precision_recall, puf_score
 
@@ -23,3 +25,19 @@ def test_puf_score_by_hand():
     assert recall == 0.75 and precision == pytest.approx(min(1, 0.75 * 0.5 / 0.5))
     with pytest.raises(ValueError, match="prior"):
         pu_precision_recall(s, pred, prior=1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(0, 4)), min_size=2, max_size=40).filter(
+        lambda rows: len({label for label, _ in rows}) == 2
+    )
+)
+def test_fast_auc_is_scikit_learns(rows):
+    from sklearn.metrics import roc_auc_score
+
+    from weakfs.metrics import _binary_roc_auc
+
+    y = np.array([int(label) for label, _ in rows])
+    score = np.array([value / 4 for _, value in rows])  # few values: many ties
+    assert _binary_roc_auc(y, score) == pytest.approx(roc_auc_score(y, score), abs=1e-12)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
-from sklearn.metrics import accuracy_score, roc_auc_score
+from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing
 
@@ -25,7 +25,7 @@ from weakfs._validation import spawn_seeds
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.feature_selection._auto_k import default_k_grid
 from weakfs.feature_selection._common import default_model, pu_prior, pu_scorer
-from weakfs.metrics import selection_stability
+from weakfs.metrics import _binary_roc_auc, selection_stability
 from weakfs.model_selection import PUStratifiedKFold
 
 __all__ = ["ALL_FEATURES", "RANDOM", "compare_selectors"]
@@ -67,7 +67,7 @@ class _Scorer:
             score = self.pu(fitted, Xte, yte)
             truth = np.nan
             if self.y_true is not None:
-                truth = roc_auc_score(self.y_true[test], _positive_scores(fitted, Xte))
+                truth = _binary_roc_auc(self.y_true[test], _positive_scores(fitted, Xte))
             return float(score), float(truth)
         labeled = ytr != -1
         fitted = clone(self.model).fit(_safe_indexing(Xtr, np.flatnonzero(labeled)), ytr[labeled])
@@ -220,7 +220,7 @@ def compare_selectors(
         One row per method and k: ``method``, ``k``, ``score``, ``score_sd``, ``truth``,
         ``truth_sd`` (with ``y_true``), ``stability``, ``stability_low``, ``stability_high``,
         ``seconds`` (per fold), ``auto_k`` (True on the k the one-standard-error rule picks for
-        the method) and ``features`` (chosen in at least half of the folds, most frequent
+        the method) and ``features`` (the k features chosen in the most folds, most frequent
         first).  ``attrs`` holds the prior, its source and the notes.
 
     Examples
@@ -267,6 +267,15 @@ def compare_selectors(
         folds = StratifiedKFold(cv, shuffle=True, random_state=random_state)
         splits = list(folds.split(X, y))
     y_true = None if y_true is None else np.asarray(y_true)
+    if y_true is not None and y_true.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y_true has {y_true.shape[0]}")
+    if y_true is not None and kind == "pu":
+        if not set(np.unique(y_true).tolist()) <= {0, 1}:
+            raise ValueError(
+                "y_true of PU labels must hold the true classes as 0/1 (1 = positive); got "
+                f"{sorted(map(str, np.unique(y_true)))[:6]}"
+            )
+        y_true = y_true.astype(int)
     scorer = _Scorer(kind, default_model() if model is None else model, prior_value, y_true)
     seeds = [int(s) for s in spawn_seeds(random_state, len(splits))]
     records = []
@@ -294,6 +303,9 @@ def compare_selectors(
         if budget is not None:
             left = _BUDGET_SHARE * budget - (time.perf_counter() - start)
             share = left / (len(wrappers) - i)
+            if share <= 0:  # no probe: it alone would overrun the budget
+                notes.append(f"{m} left out: the references and rankers used the whole budget")
+                continue
             tr0, _ = splits[0]
             # the probe fits the middle k once; a wrapper's cost grows about linearly with k
             k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
@@ -341,7 +353,8 @@ def _leaderboard(records, names, d: int, with_truth: bool) -> pd.DataFrame:
             supports[i, cols] = True
         stab = selection_stability(supports) if len(g) > 1 else None
         frequency = supports.mean(axis=0)
-        chosen = [names[j] for j in np.argsort(-frequency, kind="stable") if frequency[j] >= 0.5]
+        size = round(float(supports.sum(axis=1).mean()))  # k, or a wrapper's mean size
+        chosen = [names[j] for j in np.argsort(-frequency, kind="stable")[:size]]
         if method == RANDOM:  # random draws choose nothing in particular
             chosen = []
         row = {

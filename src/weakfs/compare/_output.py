@@ -36,7 +36,7 @@ def _markdown(board: pd.DataFrame) -> str:
     head = ["rank", "method", "k", "score (weak labels)"] + (
         ["score (hidden truth)"] if truth else []
     )
-    head += ["stability [interval]", "seconds/fold", "features (chosen in most folds)"]
+    head += ["stability [interval]", "seconds/fold", "features (chosen in the most folds)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for rank, (_, row) in enumerate(leaderboard_summary(board).iterrows(), 1):
         stab = (

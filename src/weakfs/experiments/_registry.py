@@ -115,6 +115,7 @@ class Experiment:
 # name -> module defining ``EXPERIMENT`` (imported lazily so that one experiment's optional
 # dependencies never break another)
 EXPERIMENT_MODULES: dict[str, str] = {
+    "benchmark": "weakfs.experiments.benchmark",
     "demo": "weakfs.experiments.demo",
     "ufvs": "weakfs.experiments.ufvs",
     "pu_extra_trees-tables": "weakfs.experiments.pu_extra_trees",

@@ -1,0 +1,226 @@
+"""The benchmark's report: a leaderboard per label regime with mean ranks and their critical
+difference, wins against random selection, how well the weak-label score predicts the truth, and
+cost against benefit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import friedmanchisquare, spearmanr
+
+from weakfs.experiments._registry import ReportContext
+from weakfs.experiments._report import markdown_table
+from weakfs.experiments.benchmark._protocol import (
+    DATASETS,
+    MAX_ROWS,
+    REFERENCES,
+    REGIMES,
+    TEST_SIZE,
+)
+
+__all__ = ["write_report"]
+
+#: Nemenyi's critical values q_0.05 for 2..12 methods (Demšar, JMLR 2006, Table 5)
+NEMENYI_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102,
+               10: 3.164, 11: 3.219, 12: 3.268}  # fmt: skip
+
+
+#: the per-method lists of a cell
+PER_METHOD = ("k", "weak_score", "truth_auc", "random_auc", "truth_f1", "select_seconds", "fsr")
+
+
+def _long(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (cell, method)."""
+    rows = []
+    for _, cell in table.iterrows():
+        for i, method in enumerate(cell["method"]):
+            rows.append(
+                {
+                    "dataset": cell["dataset"],
+                    "regime": cell["regime"],
+                    "seed": cell["seed"],
+                    "method": method,
+                    **{key: cell[key][i] for key in PER_METHOD},
+                    "features": cell["features"][i],
+                    "n_features": cell["n_features"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _stability(features: pd.Series, d: int) -> float:
+    from weakfs.metrics import selection_stability
+
+    if len(features) < 2 or d < 2:
+        return np.nan
+    Z = np.zeros((len(features), d), dtype=bool)
+    for i, cols in enumerate(features):
+        Z[i, list(cols)] = True
+    return selection_stability(Z).value
+
+
+def _leaderboard(long: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    scores = ["truth_auc", "random_auc", "truth_f1", "weak_score", "select_seconds"]
+    means = long.groupby(["dataset", "method"])[scores].mean().reset_index()
+    complete = means.pivot(index="dataset", columns="method", values="truth_auc").dropna(axis=1)
+    ranks = complete.rank(axis=1, ascending=False).mean()
+    rows = []
+    for method, g in means.groupby("method"):
+        g = g.set_index("dataset")
+        beats = (g["truth_auc"] > g["random_auc"]).mean() if method not in REFERENCES else np.nan
+        runs = long[long["method"] == method].groupby("dataset")
+        stab = [_stability(g["features"], int(g["n_features"].iloc[0])) for _, g in runs]
+        fsr = long.loc[long["method"] == method, "fsr"].mean()
+        rows.append(
+            {
+                "method": method,
+                "mean rank": ranks.get(method, np.nan),
+                "truth AUC": g["truth_auc"].mean(),
+                "truth F1": g["truth_f1"].mean(),
+                "beats random of its size (share of datasets)": beats,
+                "weak-label score": g["weak_score"].mean(),
+                "stability over repetitions": np.nanmean(stab) if stab else np.nan,
+                "FSR (synthetic)": fsr,
+                "seconds": g["select_seconds"].mean(),
+                "datasets": len(g),
+            }
+        )
+    board = pd.DataFrame(rows).sort_values(["mean rank", "truth AUC"], ascending=[True, False])
+    n_data, n_methods = complete.shape
+    note = ""
+    if n_data >= 2 and n_methods >= 3:
+        stat, p = friedmanchisquare(*[complete[m] for m in complete.columns])
+        q = NEMENYI_Q05.get(min(n_methods, 12))
+        cd = q * np.sqrt(n_methods * (n_methods + 1) / (6 * n_data))
+        note = (
+            f"Friedman test over {n_data} datasets x {n_methods} methods (those run on every "
+            f"dataset of this regime): chi2 = {stat:.1f}, p = {p:.3g}; Nemenyi's critical "
+            f"difference at 0.05: {cd:.2f} ranks (two methods whose mean ranks differ by less are "
+            "not told apart)."
+        )
+    return board, note
+
+
+def _wins_and_losses(long: pd.DataFrame) -> pd.DataFrame:
+    """Per method: the datasets where its mean truth AUC is the best of the selectors, and those
+    where it falls below random selection of as many columns."""
+    means = long.groupby(["dataset", "method"])[["truth_auc", "random_auc"]].mean()
+    auc = means["truth_auc"].unstack()
+    selectors = [m for m in auc.columns if m not in REFERENCES]
+    best = auc[selectors].idxmax(axis=1)
+    rows = []
+    for method in selectors:
+        mine = means.xs(method, level="method")
+        below = mine.index[mine["truth_auc"] < mine["random_auc"]]
+        rows.append(
+            {
+                "method": method,
+                "best selector on": ", ".join(sorted(best.index[best == method])) or "-",
+                "below random on": ", ".join(sorted(below)) or "-",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _agreement(long: pd.DataFrame) -> float:
+    """Mean Spearman correlation, per cell, of the weak-label score and the truth AUC."""
+    rhos = []
+    for _, g in long.dropna(subset=["weak_score"]).groupby(["dataset", "regime", "seed"]):
+        if len(g) >= 3 and g["weak_score"].nunique() > 1:
+            rhos.append(spearmanr(g["weak_score"], g["truth_auc"]).statistic)
+    return float(np.nanmean(rhos)) if rhos else np.nan
+
+
+def _cost_plot(long: pd.DataFrame, ctx: ReportContext) -> str:
+    import matplotlib.pyplot as plt
+
+    gain = long.assign(gain=long["truth_auc"] - long["random_auc"])
+    selectors = gain[~gain["method"].isin(REFERENCES)]
+    summary = selectors.groupby("method")[["select_seconds", "gain"]].mean()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.scatter(summary["select_seconds"].clip(lower=1e-3), summary["gain"])
+    for method, row in summary.iterrows():
+        ax.annotate(method, (max(row["select_seconds"], 1e-3), row["gain"]), fontsize=8)
+    ax.axhline(0, color="grey", ls=":")
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds per fold (mean)")
+    ax.set_ylabel("truth AUC above random selection of as many columns (mean)")
+    fig.tight_layout()
+    path = ctx.figure_path("cost")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path.name
+
+
+def _left_out(table: pd.DataFrame) -> str:
+    """How often each wrapper was left out of its cells for the budget (from the cells' notes)."""
+    import re
+
+    notes = table["notes"].fillna("").astype(str) if "notes" in table else pd.Series(dtype=str)
+    counts: dict[str, int] = {}
+    for text in notes:
+        for method in re.findall(r"(\w+) left out", text):
+            counts[method] = counts.get(method, 0) + 1
+    if not counts:
+        return "No selector was left out for the budget."
+    labeled = int((table["regime"] != "none").sum())
+    parts = [f"{m} in {n} of {labeled}" for m, n in sorted(counts.items())]
+    return (
+        "Left out for the time budget (at its cheapest setting it would not fit in what the "
+        "references and rankers left), in cells with labels: " + "; ".join(parts) + "."
+    )
+
+
+def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
+    long = _long(table)
+    n_cells = len(table)
+    grid = len(DATASETS) * len(REGIMES)
+    done = table.groupby(["dataset", "regime"])["seed"].nunique()
+    lines = [
+        "The first benchmark of feature selection from weak labels. Per cell (dataset, label "
+        "regime, repetition): a stratified train/test split "
+        f"({int((1 - TEST_SIZE) * 100)}/{int(TEST_SIZE * 100)}; tables above {MAX_ROWS} rows are "
+        f"subsampled to {MAX_ROWS} per repetition), the training labels hidden as the regime "
+        "says, `compare_selectors` on the training rows (every selector that reads those labels "
+        "at its automatic k, within the cell's time budget; the features it keeps are those "
+        "chosen in the most folds), then every selection judged by the truth: a logistic "
+        "regression fitted on the *true* training labels of the selected columns, ROC AUC and F1 "
+        "on the test rows. The weak-label score is what a user would have seen (the "
+        "prior-corrected CV AUC for PU labels, accuracy on labeled rows for semi-supervised).",
+        "",
+        f"Grid done: {done.size} of {grid} (dataset, regime) pairs have cells; {n_cells} cells, "
+        f"{int((done >= 5).sum())} pairs with the 5 repetitions asked for.",
+        "",
+        "Regimes: " + "; ".join(f"`{r}`" for r in REGIMES) + " (pu-scar-F: SCAR, a share F of "
+        "the positives labeled; pu-biased-0.3: a positive's chance of a label grows with its "
+        "score, 30 % on average; semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
+        "values mapped to their columns).",
+        "",
+        f"Time budget per cell: {', '.join(f'{b:g} s' for b in sorted(set(table['budget'])))} "
+        "(`compare_selectors(budget=...)`). " + _left_out(table),
+        "",
+        f"How well the weak-label score predicts the truth: mean Spearman correlation over the "
+        f"cells between the two, across the methods of a cell: {_agreement(long):.2f}.",
+        "",
+    ]
+    if long.empty:
+        return "\n".join([*lines, "No cell finished."])
+    lines += [f"![cost against benefit]({_cost_plot(long, ctx)})", ""]
+    for regime in [r for r in REGIMES if r in set(long["regime"])]:
+        board, note = _leaderboard(long[long["regime"] == regime])
+        datasets = sorted(set(long.loc[long["regime"] == regime, "dataset"]))
+        lines += [
+            f"## {regime}",
+            "",
+            f"Datasets: {', '.join(datasets)}.",
+            "",
+            markdown_table(board.round(3)),
+            "",
+            note,
+            "",
+            "Where each selector wins and loses (mean truth AUC per dataset):",
+            "",
+            markdown_table(_wins_and_losses(long[long["regime"] == regime])),
+            "",
+        ]
+    return "\n".join(lines)
