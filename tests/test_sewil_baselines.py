@@ -5,6 +5,7 @@ import pytest
 
 from weakfs.semi_supervised import CoTFSSSelector, RLSRSelector, SemiFisherSelector, SSLSSelector
 from weakfs.semi_supervised._ssl_baselines import (
+    _median_sq_distance,
     _project_rows_simplex,
     rlsr_scores,
     semi_fisher_scores,
@@ -63,6 +64,26 @@ def test_ssls_brute_force():
     Lb = np.diag(Wb.sum(1)) - Wb
     expected = [(f @ Lw @ f) / (f @ Lb @ f) for f in X.T]
     np.testing.assert_allclose(ssls_scores(X, y, n_neighbors=5), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "X",
+    [
+        np.array([[0.0], [1.0], [3.0], [7.0]]),  # even count, middle pair far apart: 12.5
+        np.array([[0.0], [1.0], [3.0]]),  # odd count
+        np.random.RandomState(0).randint(0, 2, size=(120, 5)).astype(float),  # many ties
+        np.random.RandomState(1).normal(size=(1500, 2)),  # two blocks of pairs
+        np.zeros((6, 2)),  # no non-zero distance: width 1
+    ],
+)
+def test_ssls_width_is_numpys_median_of_all_pairs(X):
+    # the median is selected from counts (bounded memory), not from all n²/2 values
+    sq = (X * X).sum(axis=1)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * X @ X.T, 0.0)
+    pairs = d2[np.triu_indices(len(X), 1)].astype(np.float32)
+    pairs = pairs[pairs > 1e-12 * max(1.0, sq.max())]
+    expected = float(np.median(pairs)) if pairs.size else 1.0
+    assert _median_sq_distance(X) == expected
 
 
 def test_simplex_projection():

@@ -3,6 +3,8 @@
 The graph helpers shared by the semi-supervised selectors (Semi-Fisher, SSLS, sSelect, JSFS) and
 the PU classifiers with a graph regulariser (GKF-PUAL, PUAL, GLLC).  Every graph is symmetric:
 ``i ~ j`` when ``j`` is among the ``k`` nearest other rows of ``i`` or ``i`` among those of ``j``.
+The neighbour searches run under :func:`weakfs._threads.limit_threads` for their ``n × n``
+distances: one thread up to about 1,000 rows, where more only wait for each other.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.neighbors import NearestNeighbors, kneighbors_graph
 
+from weakfs._threads import limit_threads
 from weakfs._validation import check_n_neighbors
 
 __all__ = ["heat_kernel_graph", "knn_laplacian", "knn_mask", "laplacian_quadratic_form"]
@@ -32,7 +35,8 @@ def knn_mask(X: np.ndarray, n_neighbors: int) -> sparse.csr_matrix:
         those of ``j``, else 0 (zero diagonal).
     """
     k = check_n_neighbors(n_neighbors, X.shape[0])
-    g = kneighbors_graph(X, k, mode="connectivity", include_self=False)
+    with limit_threads((X.shape[0], X.shape[0])):
+        g = kneighbors_graph(X, k, mode="connectivity", include_self=False)
     return ((g + g.T) > 0).astype(np.float64).tocsr()
 
 
@@ -105,7 +109,8 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 5, sigma: float = 1.0) -> sp
     """
     n = X.shape[0]
     k = check_n_neighbors(n_neighbors, n)
-    dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    with limit_threads((n, n)):
+        dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
     dist, ind = dist[:, 1:], ind[:, 1:]
     with np.errstate(under="ignore"):
         w = np.exp(-(dist**2) / (2.0 * sigma**2))

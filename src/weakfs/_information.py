@@ -208,10 +208,16 @@ def _columnwise_mi(codes: np.ndarray, sizes: np.ndarray, y_codes: np.ndarray, k_
 def _mi_from_counts(counts, sizes, y_codes, k_y: int, base) -> np.ndarray:
     """:func:`_columnwise_mi` from the counts of its contingency table (the same float steps,
     so the same numbers)."""
-    n, d, total = y_codes.shape[0], sizes.shape[0], int(sizes.sum())
+    return _mi_from_table(counts, sizes, np.bincount(y_codes, minlength=k_y), base)
+
+
+def _mi_from_table(counts, sizes, y_counts, base) -> np.ndarray:
+    """:func:`_mi_from_counts` from the table and the counts of ``y``'s values alone (what a
+    streamed fit adds up over chunks); ``n`` is their sum."""
+    n, d, total, k_y = int(y_counts.sum()), sizes.shape[0], int(sizes.sum()), y_counts.shape[0]
     joint = counts.reshape(total, k_y) / n
     p_x = joint.sum(axis=1, keepdims=True)
-    p_y = np.bincount(y_codes, minlength=k_y) / n
+    p_y = y_counts / n
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(joint > 0, joint * np.log(joint / (p_x * p_y[None, :])), 0.0)
     per_value = terms.sum(axis=1)

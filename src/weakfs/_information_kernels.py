@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["compress_codes", "contingency_counts", "equal_width_codes"]
+__all__ = [
+    "column_summary",
+    "compress_codes",
+    "contingency_counts",
+    "equal_width_codes",
+    "fixed_width_codes",
+]
 
 #: pair coding of :func:`contingency_counts`: the column alone, column-major, pivot-major
 SINGLE, COLUMN_MAJOR, PIVOT_MAJOR = 0, 1, 2
@@ -110,3 +116,59 @@ def equal_width_codes(X, n_bins, keep_discrete_up_to, out):
             elif not raw >= 0:
                 raw = 0
             out[i, j] = np.int64(raw)
+
+
+@njit(cache=True, nogil=True)
+def column_summary(X, limit, lo, hi, found, n_found, few):
+    """The first loop of :func:`equal_width_codes`, adding one chunk of rows into a running
+    summary: each column's range (``lo``, ``hi``, started at +inf / -inf) and, while it has at
+    most ``limit`` distinct values (``few``), those values (``found[j, :n_found[j]]``, in the
+    order met).  Ranges and sets of values do not depend on the order of the rows, so the
+    summary of all chunks is the one of the whole matrix."""
+    n, d = X.shape
+    for i in range(n):
+        for j in range(d):
+            v = X[i, j]
+            if v < lo[j]:
+                lo[j] = v
+            if v > hi[j]:
+                hi[j] = v
+            if few[j]:
+                k = n_found[j]
+                seen = False
+                for m in range(k):
+                    if found[j, m] == v:
+                        seen = True
+                        break
+                if not seen:
+                    if k == limit:
+                        few[j] = False
+                    else:
+                        found[j, k] = v
+                        n_found[j] = k + 1
+
+
+@njit(cache=True, nogil=True)
+def fixed_width_codes(X, lo, hi, n_bins, values, n_values, few, code_map, out):
+    """The second loop of :func:`equal_width_codes` with a summary given (:func:`column_summary`
+    of all the data, ``values`` sorted per column): the rank of the value in a column with few
+    values, else its equal-width bin over ``[lo, hi]``, then ``code_map[j, code]`` (the
+    compression of :func:`compress_codes`, or the identity)."""
+    n, d = X.shape
+    for i in range(n):
+        for j in range(d):
+            v = X[i, j]
+            if few[j]:
+                code = np.searchsorted(values[j, : n_values[j]], v)
+            else:
+                width = hi[j] - lo[j]
+                if width == 0:
+                    code = 0
+                else:
+                    raw = (v - lo[j]) / width * n_bins
+                    if raw > n_bins - 1:
+                        raw = n_bins - 1
+                    elif not raw >= 0:
+                        raw = 0
+                    code = np.int64(raw)
+            out[i, j] = code_map[j, code]

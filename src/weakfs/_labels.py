@@ -33,6 +33,7 @@ __all__ = [
     "check_pu_target",
     "check_semi_supervised_labels",
     "check_y_given",
+    "pu_one_class_error",
 ]
 
 PU_LABEL_HELP = "PU labels must be 1 or True (labeled positive) and 0, -1 or False (unlabeled)"
@@ -174,7 +175,7 @@ def check_finite_target(y, *, name: str = "y") -> None:
         assert_all_finite(y_array, input_name=name)
 
 
-def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
+def check_pu_target(estimator, y, *, name: str = "y", allow_one_class: bool = False) -> np.ndarray:
     """:func:`check_pu_labels` for the ``fit`` of a PU estimator, with scikit-learn's messages.
 
     A missing ``y`` gets scikit-learn's "requires y to be passed" error (and a column vector its
@@ -191,6 +192,9 @@ def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
         PU labels: ``1``/``True`` labeled positive; ``0``, ``-1`` or ``False`` unlabeled.
     name : str, default="y"
         Name used in error messages.
+    allow_one_class : bool, default=False
+        Accept a single class: a chunk of a streamed fit may hold one, and the caller checks
+        the whole data with :func:`pu_one_class_error`.
 
     Returns
     -------
@@ -217,14 +221,20 @@ def check_pu_target(estimator, y, *, name: str = "y") -> np.ndarray:
                 f"(values {values.tolist()[:10]}); {PU_LABEL_HELP}"
             )
     s = check_pu_labels(y, require_labeled=False, require_unlabeled=False, name=name)
-    if s.min() == s.max():
-        found = "labeled positive" if s[0] else "unlabeled"
-        missing = "unlabeled row" if s[0] else "labeled positive row"
-        raise ValueError(
-            f"{name} has one class only: all {s.shape[0]} rows are {found} (no {missing}); "
-            "PU learning needs labeled positive (1) and unlabeled (0, -1 or False) rows"
-        )
+    if s.min() == s.max() and not allow_one_class:
+        raise pu_one_class_error(s.shape[0], labeled=bool(s[0]), name=name)
     return s
+
+
+def pu_one_class_error(n_rows: int, *, labeled: bool, name: str = "y") -> ValueError:
+    """The error of :func:`check_pu_target` for PU labels of one class: all ``n_rows`` rows
+    labeled (``labeled=True``) or all unlabeled."""
+    found = "labeled positive" if labeled else "unlabeled"
+    missing = "unlabeled row" if labeled else "labeled positive row"
+    return ValueError(
+        f"{name} has one class only: all {n_rows} rows are {found} (no {missing}); "
+        "PU learning needs labeled positive (1) and unlabeled (0, -1 or False) rows"
+    )
 
 
 @dataclass(frozen=True)

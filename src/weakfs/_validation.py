@@ -14,6 +14,7 @@ from weakfs._labels import _as_1d, check_y_given
 
 __all__ = [
     "N_FEATURES_TO_SELECT_DOC",
+    "as_pandas_if_table",
     "check_budget_and_costs",
     "check_n_features_to_select",
     "check_n_neighbors",
@@ -32,6 +33,31 @@ SPARSE_ALTERNATIVES = (
     "(semi-supervised) or "
     "UFVSSelector (unsupervised)"
 )
+
+
+def as_pandas_if_table(X):
+    """An Arrow table or record batch, or a Polars DataFrame, as a pandas DataFrame (its
+    column names and per-column types kept); anything else as it is.
+
+    scikit-learn's ``validate_data`` already reads these tables and their feature names (through
+    narwhals from scikit-learn 1.9, the dataframe interchange protocol before), so every
+    estimator keeps the names; the readers that look at each column's type
+    (:class:`~weakfs.preprocessing.TablePreparer`, :class:`~weakfs.unsupervised.UFVSSelector`)
+    convert them first, to read them as they read pandas ones.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> frame = as_pandas_if_table(pa.table({"a": [1.0, 2.0], "b": ["x", "y"]}))
+    >>> type(frame).__name__, list(frame.columns), str(frame["a"].dtype)
+    ('DataFrame', ['a', 'b'], 'float64')
+    """
+    module = type(X).__module__.split(".")[0]
+    if module == "pyarrow" and hasattr(X, "num_columns") and hasattr(X, "to_pandas"):
+        return X.to_pandas()
+    if module == "polars" and type(X).__name__ == "DataFrame":
+        return X.to_pandas()
+    return X
 
 
 def validate_X(

@@ -322,7 +322,9 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         n_jobs = min(effective_n_jobs(self.n_jobs), max(1, X.shape[0] // 256))
         bounds = np.linspace(0, X.shape[0], n_jobs + 1).astype(int)
         chunks = list(pairwise(bounds))
-        Parallel(n_jobs=n_jobs, prefer="threads")(
+        # the chunks add into ``out`` in place: shared-memory threads whatever joblib backend
+        # is configured (a Dask or process worker would add into its own copy)
+        Parallel(n_jobs=n_jobs, prefer="threads", require="sharedmem")(
             delayed(_add_tree_votes)(X, self.trees_, lo, hi, out) for lo, hi in chunks
         )
         return out / len(self.trees_)

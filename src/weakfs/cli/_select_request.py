@@ -12,8 +12,13 @@ import numpy as np
 
 from weakfs.cli._common import _fail, _parse_set
 from weakfs.cli._output import _output_format, table_format
-from weakfs.cli._selectors import SelectorSpec, _resolve_method
-from weakfs.cli._table import OUTPUT_FORMATS
+from weakfs.cli._selectors import (
+    SelectorSpec,
+    _load_class,
+    _resolve_method,
+    available_selectors,
+)
+from weakfs.cli._table import OUTPUT_FORMATS, PARQUET_SUFFIXES
 
 __all__ = ["SelectRequest", "parse_k"]
 
@@ -93,6 +98,9 @@ class SelectRequest:
     save_model : str or None
         File receiving the fitted table preparation and selector (joblib), for ``weakfs
         transform``.
+    chunksize : int or None
+        Stream the Parquet file this many rows at a time (methods with ``fit_chunks``); None:
+        read the whole table.
     """
 
     method: str
@@ -121,6 +129,7 @@ class SelectRequest:
     reduced: str | None = None
     reduced_format: str | None = None
     save_model: str | None = None
+    chunksize: int | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> SelectRequest:
@@ -133,6 +142,7 @@ class SelectRequest:
             _fail(f"--max-categories must be at least 1; got {args.max_categories}")
         if args.sep is not None and len(args.sep.encode().decode("unicode_escape")) != 1:
             _fail(f"--sep takes one character (',', ';', '\\t', '|'); got {args.sep!r}")
+        _check_chunksize(args, method, spec)
         return cls(
             method=method,
             spec=spec,
@@ -160,6 +170,45 @@ class SelectRequest:
             reduced=args.reduced or None,
             reduced_format=table_format(args.reduced, "--reduced"),
             save_model=_model_path(args.save_model),
+            chunksize=args.chunksize,
+        )
+
+
+def _check_chunksize(args: argparse.Namespace, method: str, spec: SelectorSpec) -> None:
+    """``--chunksize``: a Parquet file, a method that fits on chunks, and no option that needs
+    the whole table."""
+    if args.chunksize is None:
+        return
+    if args.chunksize < 1:
+        _fail(f"--chunksize must be at least 1 row; got {args.chunksize}")
+    if not hasattr(_load_class(spec.target), "fit_chunks"):
+        streamed = [
+            name
+            for name, other in available_selectors().items()
+            if hasattr(_load_class(other.target), "fit_chunks")
+        ]
+        _fail(
+            f"--chunksize streams the table for {', '.join(streamed)} only; {method} needs the "
+            "whole table in memory (drop --chunksize)"
+        )
+    if args.dataset or not args.path or Path(args.path).suffix.lower() not in PARQUET_SUFFIXES:
+        _fail("--chunksize streams a Parquet file (.parquet, .pq) in batches of rows")
+    given = [
+        option
+        for option, value in (
+            ("--categorical", args.categorical),
+            ("--keep", args.keep),
+            ("--impute", args.impute),
+            ("--per-column", args.per_column is not None),
+            ("--reduced", args.reduced),
+            ("--save-model", args.save_model),
+        )
+        if value
+    ]
+    if given:
+        _fail(
+            f"{', '.join(given)} cannot be used with --chunksize: a streamed table reads its "
+            "numeric columns as they are (no one-hot encoding, no imputation) and writes -o only"
         )
 
 

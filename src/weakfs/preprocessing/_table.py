@@ -21,6 +21,8 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
+from weakfs._validation import as_pandas_if_table
+
 __all__ = ["TablePreparer", "is_bool_column", "is_text_column"]
 
 # a date/time string holds a 4-digit year, a clock time or a d/m/y triple
@@ -187,6 +189,7 @@ class TablePreparer(TransformerMixin, BaseEstimator):
             raise TypeError(
                 "TablePreparer reads a table (a DataFrame or a dense array), not a sparse matrix"
             )
+        X = as_pandas_if_table(X)  # Arrow and Polars tables: their columns' types, as pandas
         validate_data(self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan")
         if isinstance(X, pd.DataFrame):
             frame = X.copy()

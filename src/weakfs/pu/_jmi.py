@@ -24,6 +24,7 @@ from weakfs._docstrings import fill_doc
 from weakfs._information import EncodedColumns, discretize
 from weakfs._labels import check_pu_target
 from weakfs._selection import RankingSelector
+from weakfs._streaming import ChunkPasses, DaskPasses, StreamedColumns, is_dask_collection
 from weakfs._validation import check_n_features_to_select, validate_X_y
 
 __all__ = ["MRMRSelector", "SemiJMISelector"]
@@ -57,13 +58,109 @@ class _InfoSelector(RankingSelector):
             return (X.toarray() if sparse.issparse(X) else np.asarray(X)), s, k
         return discretize(X, self.n_bins), s, k
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Select features of ``X`` for the PU labels ``y``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, DataFrame, dask collection} of shape (n_samples, \
+                n_features)
+            Numeric features without NaN.  A Dask Array or DataFrame is counted on its
+            partitions where they are (:meth:`fit_chunks`' passes, one Dask computation each;
+            ``X.persist()`` first if the cluster's memory holds it, or each pass computes the
+            partitions again): the same result as in memory.
+        y : array-like of shape (n_samples,)
+            PU labels: 1 (or True) labeled positive, 0, -1 or False unlabeled; with a Dask
+            ``X``, a Dask Array, a Dask Series of ``X``'s partitions or labels in memory.
+
+        Returns
+        -------
+        self : object
+        """
+        if is_dask_collection(X):
+            return self._fit_streamed(DaskPasses(X, y, self))
+        codes, s, k = self._prepare(X, y)
+        return self._select(_InMemoryCounts(codes, s), k)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_chunks(self, chunks):
+        """Fit on data read in chunks of rows: the same selection and scores, bit for bit, as
+        :meth:`fit` on all the rows, in the memory of one chunk.
+
+        The fit reads the chunks ``k + 2`` times (semi-JMI; mRMR ``k + 1``): once for each
+        column's range and few values (the discretisation of the whole data), once for the
+        relevance, then once per selected feature, adding integer counts over the chunks.
+
+        Parameters
+        ----------
+        chunks : callable or iterable
+            A function returning a fresh iterator of ``(X_chunk, y_chunk)`` pairs (called once
+            per pass), or a re-iterable such as a list of pairs.  Every ``X_chunk`` (array,
+            DataFrame, sparse matrix) has the same columns, with the same names if it has
+            names; ``y_chunk`` holds the chunk's PU labels.  Chunks may differ in length; a
+            generator (read once) is refused.
+
+        Returns
+        -------
+        self : object
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.RandomState(0)
+        >>> X = rng.rand(300, 4); s = (X[:, 2] > 0.7).astype(int)
+        >>> def chunks():  # e.g. reading a file part by part
+        ...     for start in range(0, 300, 120):
+        ...         yield X[start:start + 120], s[start:start + 120]
+        >>> streamed = SemiJMISelector(n_features_to_select=2).fit_chunks(chunks)
+        >>> in_memory = SemiJMISelector(n_features_to_select=2).fit(X, s)
+        >>> streamed.ranking_.tolist() == in_memory.ranking_.tolist()
+        True
+        >>> bool((streamed.scores_ == in_memory.scores_).all())
+        True
+        """
+        return self._fit_streamed(ChunkPasses(chunks, self))
+
+    def _fit_streamed(self, passes):
+        counts = StreamedColumns(passes, self.n_bins)  # the first pass
+        n_features, names = passes.layout
+        self.n_features_in_ = n_features
+        if names is not None:
+            self.feature_names_in_ = names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        k = check_n_features_to_select(self.n_features_to_select, n_features)
+        return self._select(counts, k)
+
+
+class _InMemoryCounts:
+    """The statistics a greedy selector reads, from the codes in memory (what
+    :class:`weakfs._streaming.StreamedColumns` gives from chunks)."""
+
+    def __init__(self, codes, s):
+        self.codes, self.s = codes, s
+        self.encoded = EncodedColumns(codes)
+        self.shape = codes.shape
+
+    def mutual_information(self) -> np.ndarray:
+        return self.encoded.mutual_information(self.s)
+
+    def jmi_pair_column(self, j: int, relevance: np.ndarray) -> np.ndarray:
+        return self.encoded.jmi_pair_column(j, self.s, relevance)
+
+    def column_mutual_information(self, j: int) -> np.ndarray:
+        return self.encoded.mutual_information(self.codes[:, j])
+
 
 @fill_doc
 class SemiJMISelector(_InfoSelector):
     """Semi-JMI for PU data: JMI with the unlabeled rows as negatives.
 
     First the feature with the largest ``I(X; s)``, then repeatedly the feature maximising
-    ``sum_{j in S} I(X_k, X_j; s)``; ties go to the lower index.
+    ``sum_{j in S} I(X_k, X_j; s)``; ties go to the lower index.  Data larger than memory:
+    :meth:`fit_chunks` (chunks of rows, read ``k + 2`` times) or a Dask collection given to
+    :meth:`fit`, with the in-memory result bit for bit.
 
     Parameters
     ----------
@@ -100,12 +197,9 @@ class SemiJMISelector(_InfoSelector):
         self.n_features_to_select = n_features_to_select
         self.n_bins = n_bins
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        codes, s, k = self._prepare(X, y)
-        d = codes.shape[1]
-        encoded = EncodedColumns(codes)
-        rel = encoded.mutual_information(s)
+    def _select(self, counts, k: int):
+        d = counts.shape[1]
+        rel = counts.mutual_information()
         scores = np.full(d, -np.inf)
         chosen = np.zeros(d, dtype=bool)
         first = _argmax_low(rel, ~chosen)
@@ -113,7 +207,7 @@ class SemiJMISelector(_InfoSelector):
         chosen[first] = True
         scores[first] = rel[first]
         # only the columns of the pair matrix for the chosen features (k x d, not d x d)
-        columns = [encoded.jmi_pair_column(first, s, rel)]
+        columns = [counts.jmi_pair_column(first, rel)]
         acc = columns[0].copy()
         acc[first] = 0.0
         for _ in range(k - 1):
@@ -121,7 +215,7 @@ class SemiJMISelector(_InfoSelector):
             order.append(j)
             chosen[j] = True
             scores[j] = acc[j]
-            columns.append(encoded.jmi_pair_column(j, s, rel))
+            columns.append(counts.jmi_pair_column(j, rel))
             acc += columns[-1]
         self.relevance_ = rel
         self.pair_columns_ = np.column_stack(columns)
@@ -133,7 +227,9 @@ class MRMRSelector(_InfoSelector):
     """mRMR with the MIQ criterion (Peng et al. 2005) on PU labels (unlabeled as negatives).
 
     First the feature with the largest ``I(X; s)``; then repeatedly the feature maximising
-    ``I(X_k; s) / (mean_{j in S} I(X_k; X_j) + miq_eps)``; ties go to the lower index.
+    ``I(X_k; s) / (mean_{j in S} I(X_k; X_j) + miq_eps)``; ties go to the lower index.  Data
+    larger than memory: :meth:`fit_chunks` (chunks of rows, read ``k + 1`` times) or a Dask
+    collection given to :meth:`fit`, with the in-memory result bit for bit.
 
     Parameters
     ----------
@@ -177,12 +273,9 @@ class MRMRSelector(_InfoSelector):
         self.n_bins = n_bins
         self.miq_eps = miq_eps
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        codes, s, k = self._prepare(X, y)
-        d = codes.shape[1]
-        encoded = EncodedColumns(codes)
-        rel = encoded.mutual_information(s)
+    def _select(self, counts, k: int):
+        d = counts.shape[1]
+        rel = counts.mutual_information()
         self.relevance_ = rel
         scores = np.full(d, -np.inf)
         chosen = np.zeros(d, dtype=bool)
@@ -190,7 +283,7 @@ class MRMRSelector(_InfoSelector):
         order = [first]
         chosen[first] = True
         scores[first] = rel[first]
-        red_sum = encoded.mutual_information(codes[:, first])
+        red_sum = counts.column_mutual_information(first) if k > 1 else None
         for step in range(1, k):
             quotient = rel / (red_sum / step + self.miq_eps) if self.miq_eps > 0 else None
             if quotient is None:
@@ -200,5 +293,6 @@ class MRMRSelector(_InfoSelector):
             order.append(j)
             chosen[j] = True
             scores[j] = quotient[j]
-            red_sum += encoded.mutual_information(codes[:, j])
+            if step < k - 1:  # the last feature's redundancy would serve no further choice
+                red_sum += counts.column_mutual_information(j)
         return self._keep_first(order, len(order), d, scores=scores)

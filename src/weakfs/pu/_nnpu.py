@@ -19,6 +19,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from weakfs._labels import check_pu_target
+from weakfs._threads import limit_threads
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _fit_predict_example, _StandardizedPUClassifier
 
@@ -103,8 +104,17 @@ class _PURiskMLP(_StandardizedPUClassifier):
                 f"hidden_layer_sizes must hold positive ints (units per layer); got {sizes!r}"
             )
         Xs = self._fit_scaling(np.asarray(X, dtype=float))
-        rng = check_random_state(self.random_state)
         sizes = [Xs.shape[1], *[int(h) for h in self.hidden_layer_sizes], 1]
+        # minibatch products (batch × width) take microseconds: threads from their size, so that
+        # thousands of them do not wait for threads a busy machine has descheduled
+        widest = max(sizes)
+        with limit_threads((int(self.batch_size), widest), (widest, widest)):
+            self._train(Xs, s, sizes)
+        return self
+
+    def _train(self, Xs: np.ndarray, s: np.ndarray, sizes: list[int]) -> None:
+        """Adam on the PU risk over minibatches; sets ``params_``, ``n_iter_``, ``loss_curve_``."""
+        rng = check_random_state(self.random_state)
         params = []
         for a, b in pairwise(sizes):
             params.append(rng.normal(scale=np.sqrt(2.0 / a), size=(a, b)))
@@ -154,7 +164,6 @@ class _PURiskMLP(_StandardizedPUClassifier):
         self.params_ = params
         self.n_iter_ = step
         self.classes_ = np.array([0, 1])
-        return self
 
     def decision_function(self, X) -> np.ndarray:
         """Network output ``g(x)``; positive means predicted positive."""

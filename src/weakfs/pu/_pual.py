@@ -29,6 +29,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from weakfs._graph import knn_laplacian
 from weakfs._labels import check_pu_target
+from weakfs._threads import limit_threads
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _fit_predict_example, _StandardizedPUClassifier
 
@@ -142,6 +143,16 @@ class _PUALFamily(_StandardizedPUClassifier):
         X, y = validate_X_y(self, X, y, ensure_min_samples=2)
         s = check_pu_target(self, y)
         Xs = self._fit_scaling(np.asarray(X, dtype=float))
+        n = Xs.shape[0]
+        # small dense algebra (the kernel, the dual QP's n_P × n_P matrix in L-BFGS-B's loop):
+        # threads from the problem's size, so that it does not oversubscribe a busy machine
+        shapes = [(n, n) if self.kernel == "rbf" else Xs.shape, (int(s.sum()),) * 2]
+        with limit_threads(*shapes):
+            self._fit_solution(Xs, s)
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def _fit_solution(self, Xs: np.ndarray, s: np.ndarray) -> None:
         R = knn_laplacian(Xs, self.n_neighbors, self.sigma)
         if self.kernel == "rbf":
             self.kernel_width_ = self.sigma if self.kernel_width is None else self.kernel_width
@@ -159,8 +170,6 @@ class _PUALFamily(_StandardizedPUClassifier):
         self.coef_ = w
         self.intercept_ = b0
         self.n_iter_ = info["n_iter"]
-        self.classes_ = np.array([0, 1])
-        return self
 
     def _features(self, X) -> np.ndarray:
         Xs = self._scaled(X)

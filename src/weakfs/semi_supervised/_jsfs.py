@@ -41,6 +41,7 @@ from weakfs._graph import knn_mask
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._progress import progress
 from weakfs._selection import RankingSelector
+from weakfs._threads import limit_threads
 from weakfs._validation import (
     check_n_features_to_select,
     check_n_neighbors,
@@ -193,7 +194,8 @@ def feature_precision_update(w, posterior_factor, alpha, B) -> np.ndarray:
 def _pseudo_labels(X, y01, n_neighbors: int) -> np.ndarray:
     """Labels of the unlabeled rows by label spreading (Zhou et al. 2004) on the k-NN graph."""
     spreading = LabelSpreading(kernel="knn", n_neighbors=n_neighbors, max_iter=1000)
-    return spreading.fit(X, y01).transduction_.astype(np.float64)
+    with limit_threads((X.shape[0], X.shape[0])):  # its neighbour search, as weakfs._graph's
+        return spreading.fit(X, y01).transduction_.astype(np.float64)
 
 
 @fill_doc

@@ -196,8 +196,9 @@ def gkf_pual_path(
         Smallest λ1 of the default grid as a fraction of ``λ1_max``.
     **params
         Parameters of :class:`GKFPUALClassifier` (``C1``, ``C2``, ``lambda2``, ``n_neighbors``,
-        ``sigma``, ``mu``, ``adaptive_mu``, ``max_iter``, ``tol``, ``abs_tol``, ``stopping``,
-        ``standardize``), with its defaults; not ``lambda1``, which is what the path varies.
+        ``sigma``, ``graph_solver``, ``mu``, ``adaptive_mu``, ``max_iter``, ``tol``,
+        ``abs_tol``, ``stopping``, ``standardize``), with its defaults; not ``lambda1``, which is
+        what the path varies.
 
     Returns
     -------

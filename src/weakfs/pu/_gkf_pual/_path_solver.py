@@ -246,6 +246,7 @@ def _path_solver(estimator, X, y) -> tuple[_PathSolver, np.ndarray]:
         C1=float(estimator.C1),
         C2=float(estimator.C2),
         lambda2=float(estimator.lambda2),
+        graph_solver=getattr(estimator, "graph_solver", "auto"),
     )
     solver = _PathSolver(
         problem,

@@ -474,7 +474,11 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
             if n_jobs == 1:
                 work(0, n)
             else:
-                Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(a, b) for a, b in chunks)
+                # work() writes into this process's arrays: shared-memory threads whatever joblib
+                # backend is configured (a Dask or process worker would fill its own copy)
+                Parallel(n_jobs=n_jobs, prefer="threads", require="sharedmem")(
+                    delayed(work)(a, b) for a, b in chunks
+                )
         m = roots.shape[0]
         return proba / m, votes / m
 

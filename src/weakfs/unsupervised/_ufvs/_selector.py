@@ -31,6 +31,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from weakfs._information import entropy
+from weakfs._validation import as_pandas_if_table
 from weakfs.unsupervised._ufvs import _kernels as K
 from weakfs.unsupervised._ufvs._encoding import (
     _array_is_categorical,
@@ -324,6 +325,7 @@ class UFVSSelector(TransformerMixin, BaseEstimator):
     def _validate_input(self, X, reset: bool) -> tuple[str, _Table, np.ndarray]:
         """Validated X as ("sparse" or "dense", a column accessor, categorical mask)."""
         spec = self.categorical_features
+        X = as_pandas_if_table(X)  # Arrow and Polars tables: their columns' types, as pandas
         if hasattr(X, "iloc") and hasattr(X, "dtypes"):
             validate_data(self, X, reset=reset, skip_check_array=True)
             if X.shape[0] == 0:
