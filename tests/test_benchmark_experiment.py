@@ -8,7 +8,7 @@ import pytest
 
 from weakfs.compare import ALL_FEATURES, RANDOM
 from weakfs.experiments._registry import ReportContext, RunConfig, get
-from weakfs.experiments.benchmark._cells import _biased_labels, _weak_labels, make_cells, run_cell
+from weakfs.experiments.benchmark._cells import _weak_labels, make_cells, run_cell
 from weakfs.experiments.benchmark._protocol import DATASETS, REGIMES
 from weakfs.experiments.benchmark._report import write_report
 
@@ -30,11 +30,11 @@ def test_reference_names_are_compares():
     assert (_protocol.RANDOM, _protocol.ALL_FEATURES) == (compare.RANDOM, compare.ALL_FEATURES)
 
 
-def test_biased_labels_favour_high_scoring_positives():
+def test_biased_regime_labels_favour_high_scoring_positives():
     rng = np.random.RandomState(0)
     X = rng.normal(size=(4000, 3))
     y = (X[:, 0] + 0.5 * rng.normal(size=4000) > 0).astype(int)
-    s = _biased_labels(X, y, 0.3, seed=1)
+    s = _weak_labels("pu-biased", 0.3, X, y, seed=1)
     assert not s[y == 0].any()  # only positives are labeled
     assert abs(s[y == 1].mean() - 0.3) < 0.05  # the asked share on average
     pos = y == 1

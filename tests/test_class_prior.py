@@ -1,6 +1,7 @@
 """``estimate_class_prior``: every method on a separable SCAR problem, the two conventions,
-reproducibility, errors, BBE's threshold search on known score distributions, and TIcE against
-hand-computed bounds."""
+reproducibility, errors, BBE's threshold search on known score distributions, TIcE against
+hand-computed bounds, DEDPUL's density ratio and kink against brute force, the small-table rule
+and the bootstrap interval."""
 
 import math
 
@@ -9,10 +10,19 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import PredefinedSplit
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-from weakfs.pu import estimate_class_prior
-from weakfs.pu._prior import METHODS
-from weakfs.pu._prior_estimators import bbe_mixture_proportion, tice_c
+from weakfs.pu import ClassPriorEstimate, WidePriorIntervalWarning, estimate_class_prior
+from weakfs.pu._prior import METHODS, SMALL_TABLE_ROWS, _estimate_many
+from weakfs.pu._prior_estimators import (
+    _dedpul_kink,
+    _kde_on_grid,
+    bbe_mixture_proportion,
+    dedpul_density_ratio,
+    dedpul_mixture_proportion,
+    tice_c,
+)
 
 
 def _single_set(n=2000, prior=0.3, label_frequency=0.5, seed=0):
@@ -40,7 +50,7 @@ def _model(method):
 
 # TIcE returns a lower confidence bound on c (its margin is ~0.06 on pure subsets of ~500 rows
 # here), so it overestimates the prior by design on small samples.
-TOLERANCE = {"bbe": 0.03, "elkan-noto": 0.03, "tice": 0.07}
+TOLERANCE = {"bbe": 0.03, "dedpul": 0.03, "elkan-noto": 0.03, "tice": 0.07}
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -127,7 +137,8 @@ def test_bbe_finds_the_pure_top_bin():
 
 def test_bad_method_lists_the_methods():
     X, s, _ = _single_set(n=100)
-    with pytest.raises(ValueError, match="method must be one of 'bbe', 'elkan-noto', 'tice'"):
+    expected = "method must be one of 'bbe', 'dedpul', 'elkan-noto', 'tice'"
+    with pytest.raises(ValueError, match=expected):
         estimate_class_prior(X, s, method="km2")
 
 
@@ -160,3 +171,177 @@ def test_bad_data(method):
         estimate_class_prior(X[:, 0], s, method=method)
     with pytest.raises(ValueError, match="at least 2 labeled"):
         estimate_class_prior(X[:10], np.r_[1, np.zeros(9)].astype(int), method=method)
+
+
+# ---------------------------------------------------------------------------------------------
+# DEDPUL
+
+
+def test_kde_on_grid_matches_the_exact_kernel_sum():
+    rng = np.random.RandomState(0)
+    x = np.r_[rng.normal(0, 1, 200), rng.normal(4, 0.5, 50)]
+    grid = np.linspace(-6, 9, 4096)
+    h = 0.3
+    exact = np.exp(-0.5 * ((grid[:, None] - x[None, :]) / h) ** 2).sum(1) / (
+        x.size * h * math.sqrt(2 * math.pi)
+    )
+    assert np.max(np.abs(_kde_on_grid(x, grid, h) - exact)) < 1e-3 * exact.max()
+
+
+def _brute_force_kink(ratio, step=1e-3):
+    """DEDPUL's grid search: the most negative second difference of e(a) on a = 0, step, ..., 1."""
+    grid = np.arange(0, 1 + step / 2, step)
+    err = np.array([np.minimum(1, a * ratio).mean() - a for a in grid])
+    return grid[1:-1][np.argmin(np.diff(err, 2))]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_dedpul_kink_matches_the_grid_search(seed):
+    # isotonic-like ratios: plateaus of random sizes, averaging 1
+    rng = np.random.RandomState(seed)
+    levels = np.sort(rng.gamma(2.0, 1.0, rng.randint(3, 12)))
+    ratio = np.repeat(levels, rng.randint(1, 40, levels.size)).astype(float)
+    ratio /= ratio.mean()
+    # the grid puts a break between two grid points: within one step of the exact location
+    assert _dedpul_kink(ratio) == pytest.approx(_brute_force_kink(ratio), abs=1.5e-3)
+
+
+def test_dedpul_kink_of_a_single_plateau_and_of_no_information():
+    # 30 % of the rows at ratio 1/0.3 (all positive at alpha = 0.3), the rest at 0: alpha = 0.3
+    ratio = np.r_[np.full(30, 1 / 0.3), np.zeros(70)]
+    assert _dedpul_kink(ratio) == pytest.approx(0.3)
+    assert _dedpul_kink(np.ones(50)) == 1.0  # U looks exactly like P: all positive
+
+
+def test_dedpul_ratio_is_monotone_and_averages_one():
+    rng = np.random.RandomState(1)
+    pos = rng.beta(6, 2, 300)
+    unl = np.r_[rng.beta(6, 2, 400), rng.beta(2, 6, 600)]
+    ratio = dedpul_density_ratio(pos, unl)
+    order = np.argsort(unl)
+    assert np.all(np.diff(ratio[order]) >= -1e-12)
+    assert ratio.mean() == pytest.approx(1.0)
+
+
+def test_dedpul_recovers_the_mixture_proportion():
+    # positives score in [0.5, 1], negatives in [0, 0.6] (as BBE's test): alpha = 0.4
+    rng = np.random.RandomState(0)
+    alpha, n_u = 0.4, 5000
+    pos = rng.uniform(0.5, 1.0, 2000)
+    y_u = rng.rand(n_u) < alpha
+    unl = np.where(y_u, rng.uniform(0.5, 1.0, n_u), rng.uniform(0.0, 0.6, n_u))
+    assert dedpul_mixture_proportion(pos, unl) == pytest.approx(y_u.mean(), abs=0.04)
+    # identical scores everywhere: nothing tells the samples apart, alpha = 1
+    assert dedpul_mixture_proportion(np.full(20, 0.3), np.full(80, 0.3)) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the small-table rule
+
+
+def test_small_tables_get_logistic_scores_and_ten_folds():
+    X, s, y = _single_set(n=300, label_frequency=0.3, seed=3)
+    assert X.shape[0] < SMALL_TABLE_ROWS
+    est = estimate_class_prior(X, s, return_interval=True, n_bootstrap=10, cv=3, random_state=0)
+    assert est.method == "bbe"
+    # the point estimate is the same number without the interval
+    assert estimate_class_prior(X, s, cv=3, random_state=0) == est.prior
+    # the small-table rule: the logistic regression with 10 folds
+    logistic = make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=1000))
+    rule = estimate_class_prior(X, s, random_state=0)
+    assert rule == estimate_class_prior(X, s, estimator=logistic, cv=10, random_state=0)
+    assert rule == pytest.approx(y.mean(), abs=0.03)
+
+
+# ---------------------------------------------------------------------------------------------
+# the interval
+
+
+def test_interval_holds_the_estimate_and_covers_an_easy_truth():
+    X, s, y = _single_set(n=300, label_frequency=0.4, seed=5)
+    kw = dict(return_interval=True, n_bootstrap=20, cv=3, random_state=0)
+    est = estimate_class_prior(X, s, **kw)
+    prior, (low, high) = est  # the tuple form
+    assert isinstance(est, ClassPriorEstimate) and prior == est.prior
+    assert low <= prior <= high and (low, high) == est.interval
+    assert low <= y.mean() <= high
+    assert est.width < 0.2 and not est.is_wide and est.bootstrap_estimates.shape == (20,)
+    assert est.confidence == 0.9 and "refitted" in est.interval_method
+    assert est.summary().startswith(f"{prior:.2f} (90 % interval {low:.2f}–{high:.2f}")
+    # a higher confidence gives a wider interval from the same resamples
+    wider = estimate_class_prior(X, s, confidence=0.99, **kw)
+    assert wider.low <= low and wider.high >= high
+
+
+def test_interval_on_a_large_table_resamples_the_scores():
+    X, s, y = _single_set(n=2000, label_frequency=0.3, seed=6)
+    est = estimate_class_prior(
+        X, s, estimator=LogisticRegression(), return_interval=True, n_bootstrap=50, random_state=0
+    )
+    assert est.method == "bbe" and "computed once" in est.interval_method
+    assert est.low <= y.mean() <= est.high and est.width < 0.1
+    point = estimate_class_prior(X, s, estimator=LogisticRegression(), random_state=0)
+    assert est.prior == point
+
+
+def test_interval_is_reproducible_and_shared_between_methods():
+    X, s, _ = _single_set(n=200, label_frequency=0.5, seed=7)
+    kw = dict(return_interval=True, n_bootstrap=10, cv=3, random_state=4)
+    a = estimate_class_prior(X, s, method="bbe", **kw)
+    b = estimate_class_prior(X, s, method="bbe", **kw)
+    assert np.array_equal(a.bootstrap_estimates, b.bootstrap_estimates) and a.prior == b.prior
+    many = _estimate_many(X, s, ["bbe", "dedpul"], **kw)
+    assert np.array_equal(many["bbe"].bootstrap_estimates, a.bootstrap_estimates)
+    dedpul = estimate_class_prior(X, s, method="dedpul", **kw)
+    assert np.array_equal(many["dedpul"].bootstrap_estimates, dedpul.bootstrap_estimates)
+
+
+def test_wide_interval_warns():
+    # overlapping classes, few labeled rows: the prior is poorly determined
+    rng = np.random.RandomState(0)
+    y = (rng.rand(200) < 0.4).astype(int)
+    X = rng.normal(0, 1, (200, 3)) + 0.5 * y[:, None]
+    s = y * (rng.rand(200) < 0.3)
+    with pytest.warns(WidePriorIntervalWarning, match="poorly determined"):
+        est = estimate_class_prior(X, s, return_interval=True, n_bootstrap=20, cv=3, random_state=0)
+    assert est.is_wide and est.width > 0.2
+
+
+def test_tice_interval():
+    X, s, _ = _single_set(n=300, label_frequency=0.5, seed=8)
+    est = estimate_class_prior(
+        X, s, method="tice", return_interval=True, n_bootstrap=10, random_state=0
+    )
+    assert est.method == "tice" and est.low <= est.prior <= est.high
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(confidence=0.0), "confidence must be a number in \\(0, 1\\)"),
+        (dict(confidence=1.0), "confidence must be a number in \\(0, 1\\)"),
+        (dict(confidence=90), "confidence must be a number in \\(0, 1\\)"),
+        (dict(confidence="0.9"), "confidence must be a number in \\(0, 1\\)"),
+        (dict(n_bootstrap=5), "n_bootstrap must be an integer of at least 10"),
+        (dict(n_bootstrap=20.0), "n_bootstrap must be an integer of at least 10"),
+    ],
+)
+def test_bad_interval_settings(kwargs, match):
+    X, s, _ = _single_set(n=100)
+    with pytest.raises(ValueError, match=match):
+        estimate_class_prior(X, s, return_interval=True, **kwargs)
+
+
+def test_interval_needs_ten_labeled_rows():
+    X, s, _ = _single_set(n=300, label_frequency=0.3)
+    s = s.copy()
+    s[np.flatnonzero(s)[8:]] = 0  # 8 labeled rows: a point estimate, but no interval
+    assert 0 < estimate_class_prior(X, s, random_state=0) < 1
+    with pytest.raises(ValueError, match="needs at least 10 labeled and 10 unlabeled rows"):
+        estimate_class_prior(X, s, return_interval=True, random_state=0)
+
+
+def test_bad_cv():
+    X, s, _ = _single_set(n=100)
+    with pytest.raises(ValueError, match="cv must be an integer number of folds or 'auto'"):
+        estimate_class_prior(X, s, cv="ten")

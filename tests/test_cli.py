@@ -1,6 +1,7 @@
 """`weakfs select` on a user's file and on bundled data, and its error messages."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +71,12 @@ def test_select_pu_on_bundled_dataset(tmp_path, capsys):
     assert "68 of 225 positives labeled" in printed
     # the true prior of simulated labels is shown as such, never as the prior used
     assert "true prior of the simulated labels 0.641 (not used)" in printed
-    assert "class prior used:" in printed and "method 'bbe'" in printed
+    # the prior with its 90 % interval on the same line
+    assert re.search(
+        r"class prior used: \d\.\d\d \(90 % interval \d\.\d\d–\d\.\d\d(, wide)?, "
+        r"estimated by estimate_class_prior, method 'bbe'\)",
+        printed,
+    )
     assert "selected 4 in" in printed and "score" in printed
     written = pd.read_parquet(out)
     assert written.shape == (4, 4) and list(written["rank"]) == [1, 2, 3, 4]
@@ -266,7 +272,7 @@ def test_printed_prior_is_the_one_used(tmp_path, capsys):
     printed = capsys.readouterr().out
     prior = json.loads(out.read_text())["class_prior"]
     assert prior["how"].endswith("method 'bbe'")
-    assert f"class prior used: {prior['value']:.4g} (estimated" in printed
+    assert f"class prior used: {prior['value']:.2f} (90 % interval" in printed
     # the model's own prior="auto" on the same rows gives the same number
     from weakfs.cli._table import _positive_mask
     from weakfs.datasets import make_pu_labels
@@ -279,6 +285,19 @@ def test_printed_prior_is_the_one_used(tmp_path, capsys):
     assert f"true prior of the simulated labels {frame['truth'].mean():.3f} (not used)" in printed
     assert main([*argv[:-2], "--prior", "0.45"]) == 0
     assert "class prior used: 0.45 (given)" in capsys.readouterr().out
+
+
+def test_prior_without_interval_says_why(tmp_path, capsys):
+    # a handful of labeled rows: too few for the interval; the point estimate, and one clause
+    # saying so
+    path = _write(_table(), tmp_path)
+    argv = ["select", path, "--target", "truth", "--positive", "True", "-k", "2"]
+    assert main([*argv, "--labeled-fraction", "0.06", "--set", "n_estimators=5"]) == 0
+    out = capsys.readouterr()
+    line = next(x for x in out.out.splitlines() if x.startswith("class prior used:"))
+    assert "(no interval: it needs 10 labeled and 10 unlabeled rows, there are " in line
+    assert "estimated by estimate_class_prior, method 'bbe')" in line
+    assert "Traceback" not in out.err
 
 
 def test_output_folder_and_format_are_checked_before_the_data_is_read(
@@ -406,6 +425,8 @@ def _readme_select_lines() -> list[list[str]]:
     return lines
 
 
+#: options of `weakfs select` that name a file it writes
+_OUTPUT_OPTIONS = ("-o", "--reduced", "--save-model")
 # small settings, so that the README's examples run in a second on a small table
 _SMALL = {"fscpu": ["--set", "n_iter=20", "--set", "n_clusters=2"]}
 
@@ -424,12 +445,16 @@ def test_every_readme_select_line_works_on_a_small_table(args, tmp_path, capsys)
         if "--impute" in args:
             frame.loc[::13, "noise a"] = np.nan
         args[0] = _write(frame, tmp_path, Path(args[0]).suffix, name=Path(args[0]).stem)
-        out = args.index("-o") + 1
-        args[out] = str(tmp_path / args[out])
-        args += _SMALL.get(args[args.index("--method") + 1], [])
+        for option in _OUTPUT_OPTIONS:  # every file the line writes goes to the test's folder
+            if option in args:
+                at = args.index(option) + 1
+                args[at] = str(tmp_path / args[at])
+        if "--method" in args:
+            args += _SMALL.get(args[args.index("--method") + 1], [])
     assert main(["select", *args]) == 0
-    if "-o" in args:
-        assert Path(args[args.index("-o") + 1]).exists()
+    for option in _OUTPUT_OPTIONS:
+        if option in args:
+            assert Path(args[args.index(option) + 1]).exists(), option
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,3 +532,52 @@ def test_requests_are_frozen():
             setattr(request, name, "other")
     with pytest.raises(TypeError):
         select.params["a"] = 2  # --set is read-only too
+
+
+# ---------------------------------------------------------------------------------------------
+# --chunksize: a Parquet file streamed in batches of rows
+
+
+@pytest.mark.parametrize("method", ["semi-jmi", "mrmr"])
+def test_chunksize_streams_parquet_to_the_in_memory_selection(method, tmp_path, capsys):
+    frame = _table(n=700)
+    frame["flag"] = np.random.RandomState(2).random_sample(len(frame)) < 0.3
+    path = _write(frame, tmp_path, ".parquet")
+    argv = ["select", path, "--target", "truth", "--positive", "True", "--method", method]
+    argv += ["-k", "4", "--no-progress"]
+    in_memory, streamed = tmp_path / "memory.json", tmp_path / "streamed.json"
+    assert main([*argv, "--drop", "colour", "-o", str(in_memory)]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--chunksize", "150", "-o", str(streamed)]) == 0
+    out, err = capsys.readouterr()
+    assert "left out colour (not one-hot encoded" in err  # the text column, with a note
+    assert "700 rows x 5 features, streamed 150 rows at a time" in out
+    memory, stream = json.loads(in_memory.read_text()), json.loads(streamed.read_text())
+    assert stream["selected"] == memory["selected"]  # names and scores
+    assert (stream["rows"], stream["features"]) == (memory["rows"], memory["features"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--method", "pu_extra_trees"], "streams the table for semi_jmi, mrmr only"),
+        (["--impute", "median"], "--impute cannot be used with --chunksize"),
+        (["--reduced", "r.csv"], "--reduced cannot be used with --chunksize"),
+        (["--chunksize", "0"], "--chunksize must be at least 1 row"),
+    ],
+)
+def test_chunksize_mistakes_are_one_line(extra, message, tmp_path, capsys):
+    path = _write(_table(), tmp_path, ".parquet")
+    argv = ["select", path, "--target", "truth", "--positive", "True", "--method", "mrmr"]
+    assert message in _fails([*argv, "--chunksize", "50", *extra], capsys)
+
+
+def test_chunksize_reads_parquet_only_and_refuses_missing_values(tmp_path, capsys):
+    frame = _table()
+    argv = ["--target", "truth", "--positive", "True", "--method", "mrmr", "--chunksize", "64"]
+    csv = _write(frame, tmp_path, ".csv")
+    assert "streams a Parquet file" in _fails(["select", csv, *argv], capsys)
+    frame.loc[150, "noise a"] = np.nan
+    path = _write(frame, tmp_path, ".parquet")
+    err = _fails(["select", path, *argv], capsys)
+    assert "missing values in 'noise a': --chunksize reads values as they are" in err

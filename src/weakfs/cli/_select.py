@@ -17,7 +17,7 @@ from weakfs.cli._selectors import (
     apply_k,
     available_selectors,
 )
-from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table
+from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table, _stream_table
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -36,6 +36,14 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--sep",
         metavar="CHAR",
         help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
+    )
+    parser.add_argument(
+        "--chunksize",
+        type=int,
+        metavar="N",
+        help="stream a Parquet file N rows at a time in bounded memory (semi_jmi, mrmr; the "
+        "same selection as in memory): numeric and boolean columns only (text left out, IDs not "
+        "detected), missing values an error, -o the only output",
     )
     lab = parser.add_argument_group("labels")
     lab.add_argument("--target", help="label column (file input)")
@@ -158,6 +166,8 @@ def run(request: SelectRequest) -> int:
     """Read the table, fit the selector, print the selected features and write the outputs."""
     method = request.method
     selector, model, notes = _build_selector(request)
+    if request.chunksize is not None:
+        return _run_streamed(request, selector, notes)
     X, y, source_name = _read_table(request)
     if X.shape[0] == 0 or X.shape[1] == 0:
         _fail(
@@ -207,7 +217,7 @@ def run(request: SelectRequest) -> int:
     fitted = getattr(selector, "estimator_", selector)
     prior = getattr(fitted, "prior_", None)
     if prior is not None:
-        print(f"class prior used: {prior:.4g} ({prior_how})")
+        print(f"class prior used: {prior:.2f} ({prior_how})")
     screened = next(
         (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
         None,
@@ -224,15 +234,47 @@ def run(request: SelectRequest) -> int:
         names = sorted(names, key=lambda name: rank[group[name]])
         _print_columns(selector, names, seconds)
     else:
-        what = f" (score: {label})" if label not in (None, "score") else ""
-        print(f"\nselected {len(names)} in {seconds:.2f} s{what}:")
-        for rank, name in enumerate(names, 1):
-            score = f"  score {scores[name]:.4g}" if name in scores else ""
-            print(f"  {rank:3d}. {name}{score}")
+        _print_selected(names, scores, label, seconds)
     if request.spec.labels == "none" and method == "ufvs":
         print(UFVS_READING)
     _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how)
     return 0
+
+
+def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
+    """``--chunksize``: the selector fitted on the Parquet file's batches of rows
+    (``fit_chunks``), its labels from the target column read whole."""
+    table = _stream_table(request)
+    labels = _prepare_labels(request, table.y)
+    units = len(table.columns)
+    if isinstance(request.k, int) and request.k > units:
+        _fail(f"-k {request.k} is more than the {units} features")
+    apply_k(selector, selector, request.spec, request.k, units)
+    _print_notes("select", [*notes, *labels.notes, *table.notes])
+    for line in labels.lines:
+        print(line)
+    print(
+        f"{request.method} on {request.path.name}: {table.n_rows} rows x {units} features, "
+        f"streamed {request.chunksize} rows at a time"
+    )
+    start = time.perf_counter()
+    with _elapsed(request.method, enabled=request.progress):
+        selector.fit_chunks(table.chunks(labels.values))
+    seconds = time.perf_counter() - start
+    names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
+    _print_selected(names, scores, label, seconds)
+    if request.output_format is not None:
+        source = {name: name for name in table.columns}
+        _write_selected(request, (table.n_rows, units), names, scores, source, label, None, None)
+    return 0
+
+
+def _print_selected(names: list[str], scores: dict, label, seconds: float) -> None:
+    what = f" (score: {label})" if label not in (None, "score") else ""
+    print(f"\nselected {len(names)} in {seconds:.2f} s{what}:")
+    for rank, name in enumerate(names, 1):
+        score = f"  score {scores[name]:.4g}" if name in scores else ""
+        print(f"  {rank:3d}. {name}{score}")
 
 
 #: what a newcomer needs to read UFVS's output
@@ -285,21 +327,28 @@ def _print_columns(selector, names: list[str], seconds: float) -> None:
         print(f"  {rank:3d}. {column}  score {scores[column]:.4g}{listed}")
 
 
+def _write_selected(request, shape, names, scores, source, label, prior, prior_how):
+    """``-o``: the selected features, their source columns and scores, and what was run."""
+    meta = {
+        "method": request.method,
+        "rows": int(shape[0]),
+        "features": int(shape[1]),
+        "class_prior": None if prior is None else {"value": prior, "how": prior_how},
+        "score": label,
+        "parameters": {"k": request.k, "random_state": request.random_state, **request.params},
+    }
+    table = _selected_table(names, scores, source)
+    _write_atomic(Path(request.output), request.output_format, table, meta)
+    print(f"wrote the {len(names)} selected features to {request.output}")
+
+
 def _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how):
     """``-o`` (the selected features), ``--reduced`` (the table reduced to them) and
     ``--save-model`` (the fitted preparation and selector)."""
     if request.output_format is not None:
-        meta = {
-            "method": request.method,
-            "rows": int(features.X.shape[0]),
-            "features": int(features.X.shape[1]),
-            "class_prior": None if prior is None else {"value": prior, "how": prior_how},
-            "score": label,
-            "parameters": {"k": request.k, "random_state": request.random_state, **request.params},
-        }
-        table = _selected_table(names, scores, features.source)
-        _write_atomic(Path(request.output), request.output_format, table, meta)
-        print(f"wrote the {len(names)} selected features to {request.output}")
+        _write_selected(
+            request, features.X.shape, names, scores, features.source, label, prior, prior_how
+        )
     if request.reduced is not None:
         reduced = features.X[names].reset_index(drop=True)
         if y is not None:

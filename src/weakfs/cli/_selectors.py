@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import inspect
 import sys
 import threading
 from collections.abc import Iterator
@@ -266,8 +265,9 @@ def _elapsed(desc: str, *, enabled: bool) -> Iterator[None]:
 def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool) -> str | None:
     """Resolve ``prior="auto"`` here, so that the prior printed is the one the model uses.
 
-    Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first).
-    Returns how the prior was obtained, or None when the model uses none.
+    Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first), with
+    its bootstrap interval.  Returns how the prior was obtained (with the interval, or one clause
+    saying why there is none), or None when the model uses none.
     """
     params = model.get_params(deep=False)
     if "prior" not in params:
@@ -276,15 +276,32 @@ def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: boo
         return "given"
     if params.get("risk", "nnPU") == "PN":
         return "share of positives (risk='PN')"
-    from weakfs.pu import estimate_class_prior
+    import warnings
 
-    method = inspect.signature(estimate_class_prior).parameters["method"].default
+    from weakfs.pu import WidePriorIntervalWarning, estimate_class_prior
+    from weakfs.pu._prior import MIN_ROWS_FOR_INTERVAL
+
+    X_values = X.to_numpy(dtype=np.float32)
+    method = estimate_class_prior.__kwdefaults__["method"]
+    settings = {
+        "unlabeled": params.get("unlabeled", "all"),
+        "random_state": params.get("random_state"),
+    }
+    n_labeled = int(np.sum(labels == 1))
+    fewest = min(n_labeled, labels.shape[0] - n_labeled)
     with _elapsed(f"class prior ({method})", enabled=progress):
-        prior = estimate_class_prior(
-            X.to_numpy(dtype=np.float32),
-            labels,
-            unlabeled=params.get("unlabeled", "all"),
-            random_state=params.get("random_state"),
-        )
+        if fewest < MIN_ROWS_FOR_INTERVAL:  # the point estimate alone, and say why
+            prior = estimate_class_prior(X_values, labels, **settings)
+            interval = (
+                f"no interval: it needs {MIN_ROWS_FOR_INTERVAL} labeled and "
+                f"{MIN_ROWS_FOR_INTERVAL} unlabeled rows, there are {n_labeled} labeled"
+            )
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", WidePriorIntervalWarning)
+                estimate = estimate_class_prior(X_values, labels, return_interval=True, **settings)
+            prior = estimate.prior
+            interval = f"{round(100 * estimate.confidence)} % interval {estimate.low:.2f}–"
+            interval += f"{estimate.high:.2f}" + (", wide" if estimate.is_wide else "")
     model.set_params(prior=prior)
-    return f"estimated from the data by estimate_class_prior, method {method!r}"
+    return f"{interval}, estimated by estimate_class_prior, method {method!r}"

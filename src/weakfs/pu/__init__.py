@@ -14,11 +14,13 @@ from weakfs.pu._gkf_pual import (
 from weakfs.pu._jmi import MRMRSelector, SemiJMISelector
 from weakfs.pu._lgbm_opt import LGBMOptSelector
 from weakfs.pu._nnpu import NNPUClassifier, UPUClassifier
-from weakfs.pu._prior import estimate_class_prior
+from weakfs.pu._prior import ClassPriorEstimate, WidePriorIntervalWarning, estimate_class_prior
 from weakfs.pu._pu_extra_trees import PUExtraTreesClassifier, PUTree
 from weakfs.pu._pual import GLLCClassifier, PUALClassifier
+from weakfs.pu._scar_check import SCARCheck, check_scar
 
 __all__ = [
+    "ClassPriorEstimate",
     "FSCPUSelector",
     "GKFPUALClassifier",
     "GKFPUALPath",
@@ -30,8 +32,11 @@ __all__ = [
     "PUALClassifier",
     "PUExtraTreesClassifier",
     "PUTree",
+    "SCARCheck",
     "SemiJMISelector",
     "UPUClassifier",
+    "WidePriorIntervalWarning",
+    "check_scar",
     "estimate_class_prior",
     "gkf_pual_path",
 ]

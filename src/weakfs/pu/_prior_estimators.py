@@ -7,6 +7,9 @@ returns the raw quantity its paper estimates; ``_prior.py`` converts it to the c
 * :func:`bbe_mixture_proportion` — share ``α`` of positives among the unlabeled rows (Garg, Wu,
   Smola, Balakrishnan & Lipton, "Mixture Proportion Estimation and PU Learning: A Modern
   Approach", NeurIPS 2021, Algorithm 1 "Best Bin Estimation");
+* :func:`dedpul_mixture_proportion` — the same ``α`` from the ratio of the estimated densities of
+  the scores (Ivanov, "DEDPUL: Difference-of-Estimated-Densities-based Positive-Unlabeled
+  Learning", ICMLA 2020);
 * :func:`tice_c` — label frequency ``c`` (Bekker & Davis, "Estimating the class prior in positive
   and unlabeled data through decision tree induction", AAAI 2018, "TIcE").
 """
@@ -18,15 +21,31 @@ import math
 import warnings
 
 import numpy as np
+from scipy.signal import fftconvolve
 from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold, cross_val_predict
+from sklearn.isotonic import IsotonicRegression
+from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
-__all__ = ["bbe_mixture_proportion", "elkan_noto_c", "out_of_fold_proba", "tice_c"]
+__all__ = [
+    "bbe_mixture_proportion",
+    "dedpul_mixture_proportion",
+    "elkan_noto_c",
+    "out_of_fold_proba",
+    "tice_c",
+]
 
 # BBE's confidence level and slack (the paper's experiments use δ = 0.1, γ = 0.01).
 BBE_DELTA = 0.1
 BBE_GAMMA = 0.01
+
+# DEDPUL: the density ratio is capped as in the authors' code (a ratio of 50 already means a
+# share of positives of 2 % among the unlabeled rows); the kink is located on a grid of this step
+# over (0, 1], as the paper's grid search; the densities are evaluated on a grid of this many
+# points (linear binning, then a Gaussian kernel: exact to ~1e-4 at Silverman's bandwidth).
+DEDPUL_RATIO_CAP = 50.0
+DEDPUL_GRID_STEP = 1e-3
+DEDPUL_KDE_POINTS = 4096
 
 # TIcE's settings as published: max-bepp k = 5, at most 500 splits, subsets of fewer than 10 rows
 # give no bound, two passes (the first with the variance guess c = 0.5).
@@ -41,10 +60,18 @@ _TICE_BINS = len(_TICE_BORDERS) + 1
 
 def out_of_fold_proba(X, s, estimator, folds, *, single_thread: bool) -> np.ndarray:
     """``P(s=1 | x)`` for every row from a model that did not see the row (cross-fitting)."""
-    # The default model's OpenMP pool spins when the cores are busy (measured: 1.1 s per fit with
-    # one thread, 125 s with two on a loaded 2-core machine); these fits are small, so one thread.
-    with threadpool_limits(limits=1 if single_thread else None, user_api="openmp"):
-        return cross_val_predict(clone(estimator), X, s, cv=folds, method="predict_proba")[:, 1]
+    # The default models' thread pools spin when the cores are busy (measured: 1.1 s per fit with
+    # one OpenMP thread, 125 s with two on a loaded 2-core machine); these fits are small, so one
+    # thread in every pool (OpenMP for the boosting, BLAS for the logistic regression).
+    # A plain loop over the folds (what cross_val_predict does, without its per-call overhead,
+    # which is most of the cost of a small table's bootstrap).
+    out = np.empty(s.shape[0], dtype=np.float64)
+    with threadpool_limits(limits=1 if single_thread else None):
+        for train, test in folds.split(np.zeros(s.shape[0]), s):
+            model = clone(estimator).fit(X[train], s[train])
+            column = list(model.classes_).index(1)
+            out[test] = model.predict_proba(X[test])[:, column]
+    return out
 
 
 def elkan_noto_c(proba: np.ndarray, s: np.ndarray) -> float:
@@ -90,6 +117,104 @@ def bbe_mixture_proportion(
     upper = (q_u + (1.0 + gamma) * slack) / q_p
     best = int(np.argmin(upper))
     return float(min(1.0, q_u[best] / q_p[best]))
+
+
+# ---------------------------------------------------------------------------------------------
+# DEDPUL
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-6, 1.0 - 1e-6)
+    return np.log(p / (1.0 - p))
+
+
+def _silverman_bandwidth(x: np.ndarray) -> float:
+    """Silverman's rule for a 1-d Gaussian kernel: ``sd · (3n/4)^(-1/5)`` (scipy's
+    ``gaussian_kde(bw_method="silverman")``); a sample without spread gets a narrow kernel."""
+    sd = float(np.std(x, ddof=1)) if x.shape[0] > 1 else 0.0
+    if not sd > 1e-6:  # (also rounding noise of identical values)
+        sd = 1e-3
+    return sd * (0.75 * x.shape[0]) ** -0.2
+
+
+def _kde_on_grid(x: np.ndarray, grid: np.ndarray, bandwidth: float) -> np.ndarray:
+    """Gaussian kernel density of the sample ``x`` at the points of the regular ``grid``.
+
+    The sample is binned linearly onto the grid (each point's weight split between its two
+    neighbouring grid points), then convolved with the kernel: ``O(n + G log G)`` instead of
+    ``O(n · G)``, so that bootstrap resamples of large tables stay cheap.
+    """
+    g = grid.shape[0]
+    step = grid[1] - grid[0]
+    pos = np.clip((x - grid[0]) / step, 0.0, g - 1.000001)
+    left = np.floor(pos).astype(np.intp)
+    right_weight = pos - left
+    counts = np.bincount(left, 1.0 - right_weight, minlength=g)
+    counts += np.bincount(left + 1, right_weight, minlength=g)[:g]
+    half = min(g - 1, int(np.ceil(5.0 * bandwidth / step)))
+    offsets = np.arange(-half, half + 1) * step
+    kernel = np.exp(-0.5 * (offsets / bandwidth) ** 2) / (math.sqrt(2.0 * math.pi) * bandwidth)
+    return np.maximum(fftconvolve(counts, kernel, mode="same"), 0.0) / x.shape[0]
+
+
+def dedpul_density_ratio(score_p: np.ndarray, score_u: np.ndarray) -> np.ndarray:
+    """DEDPUL's ratio ``f_P/f_U`` of the score densities at every unlabeled row.
+
+    Scores (probabilities of "labeled") are taken to the logit scale; each sample's density is a
+    Gaussian kernel estimate with Silverman's bandwidth.  The ratio is capped at
+    ``DEDPUL_RATIO_CAP``, made non-decreasing in the score by isotonic regression (under SCAR the
+    ratio is ``P(y=1 | score) / α``, which a score ranking positives higher makes monotone) and
+    scaled to mean 1 over the unlabeled rows (``E_U[f_P/f_U] = 1`` for any two densities).
+    """
+    lp, lu = _logit(score_p), _logit(score_u)
+    hp, hu = _silverman_bandwidth(lp), _silverman_bandwidth(lu)
+    lo = min(lp.min(), lu.min()) - 5.0 * max(hp, hu)
+    hi = max(lp.max(), lu.max()) + 5.0 * max(hp, hu)
+    grid = np.linspace(lo, hi, DEDPUL_KDE_POINTS)
+    f_p = np.interp(lu, grid, _kde_on_grid(lp, grid, hp))
+    f_u = np.interp(lu, grid, _kde_on_grid(lu, grid, hu))
+    ratio = np.minimum(f_p / np.maximum(f_u, 1e-300), DEDPUL_RATIO_CAP)
+    ratio = IsotonicRegression(increasing=True).fit(lu, ratio).predict(lu)
+    mean = float(ratio.mean())
+    return ratio / mean if mean > 0 else np.ones_like(ratio)
+
+
+def dedpul_mixture_proportion(score_p: np.ndarray, score_u: np.ndarray) -> float:
+    """DEDPUL estimate of the share ``α`` of positives in the unlabeled sample.
+
+    ``score_p`` / ``score_u`` are held-out scores of a positive-vs-unlabeled classifier on the
+    positive and the unlabeled sample.  With ``r(x) = f_P/f_U`` (:func:`dedpul_density_ratio`),
+    the posterior of "positive" of an unlabeled row is ``α r(x)``, which cannot exceed 1, so
+    ``α <= 1/max r``.  The paper picks ``α`` where the mean posterior ``E_U[min(1, a r)]`` stops
+    following ``a``: the error ``e(a) = E_U[min(1, a r)] − a`` is 0 up to the first ``a`` at
+    which posteriors are clipped, then bends down each time a group of rows reaches 1, and the
+    estimate is the sharpest bend (the largest drop of the slope, ``Σ r/n_U`` over the rows
+    reaching 1 within one grid step ``DEDPUL_GRID_STEP``).  A single outlying ratio moves this
+    far less than ``1/max r``.
+    """
+    return _dedpul_kink(dedpul_density_ratio(score_p, score_u))
+
+
+def _dedpul_kink(ratio: np.ndarray) -> float:
+    """The ``a`` of the sharpest bend of ``e(a) = mean(min(1, a · ratio)) − a`` on (0, 1].
+
+    The rows with ratio ``v`` are clipped from ``a = 1/v`` on, where the slope of ``e`` drops by
+    ``v · count / n``; the drops are summed per grid cell of width ``DEDPUL_GRID_STEP`` and the
+    estimate is the drop-weighted mean ``1/v`` of the cell with the largest sum (what the second
+    differences of ``e`` on that grid locate, without evaluating it).
+    """
+    values, counts = np.unique(ratio, return_counts=True)
+    keep = values >= 1.0 - 1e-9  # ratios below 1 are clipped only beyond a = 1
+    if not keep.any():  # the ratios average 1, so this is rounding: every ratio is 1
+        return 1.0
+    values, counts = np.maximum(values[keep], 1.0), counts[keep]
+    breaks = 1.0 / values
+    drop = values * counts / ratio.shape[0]
+    cell = np.ceil(breaks / DEDPUL_GRID_STEP - 1e-9).astype(np.intp)
+    _, where = np.unique(cell, return_inverse=True)
+    best = int(np.argmax(np.bincount(where, drop)))
+    in_best = where == best
+    return float(min(1.0, np.average(breaks[in_best], weights=drop[in_best])))
 
 
 # ---------------------------------------------------------------------------------------------

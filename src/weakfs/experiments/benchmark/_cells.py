@@ -67,30 +67,15 @@ def _table(name: str):
     return np.asarray(X, dtype=float), y01.astype(int), None
 
 
-def _biased_labels(X, y, fraction: float, seed: int) -> np.ndarray:
-    """PU labels whose labeling probability grows with a positive's score (not SCAR): a
-    positive's chance is proportional to the logistic of its standardised projection on the
-    direction separating the classes, scaled so that ``fraction`` of the positives are labeled
-    on average."""
-    rng = np.random.RandomState(seed)
-    direction = X[y == 1].mean(axis=0) - X[y == 0].mean(axis=0)
-    score = X @ direction
-    score = (score - score.mean()) / (score.std() or 1.0)
-    weight = 1.0 / (1.0 + np.exp(-2.0 * score))
-    positives = np.flatnonzero(y == 1)
-    p = weight[positives] / weight[positives].mean() * fraction
-    s = np.zeros_like(y)
-    s[positives[rng.rand(positives.size) < np.clip(p, 0, 1)]] = 1
-    if not s.any():
-        s[positives[np.argmax(weight[positives])]] = 1
-    return s
-
-
 def _weak_labels(kind: str, parameter, X, y, seed: int):
     if kind == "pu":
         return make_pu_labels(y, positive=1, labeled_fraction=parameter, random_state=seed).s
     if kind == "pu-biased":
-        return _biased_labels(X, y, parameter, seed)
+        # the labeling probability grows with a positive's logistic score (not SCAR)
+        pu = make_pu_labels(
+            y, positive=1, labeled_fraction=parameter, mechanism="score", X=X, random_state=seed
+        )
+        return pu.s
     if kind == "semi":
         rng = np.random.RandomState(seed)
         labels = np.full(y.shape[0], -1)

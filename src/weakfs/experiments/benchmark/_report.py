@@ -192,8 +192,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         f"{int((done >= 5).sum())} pairs with the 5 repetitions asked for.",
         "",
         "Regimes: " + "; ".join(f"`{r}`" for r in REGIMES) + " (pu-scar-F: SCAR, a share F of "
-        "the positives labeled; pu-biased-0.3: a positive's chance of a label grows with its "
-        "score, 30 % on average; semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
+        "the positives labeled; pu-biased-0.3: a positive's chance of a label grows with "
+        'its logistic score, `make_pu_labels(mechanism="score")`, 30 % on average; '
+        "semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
         "values mapped to their columns).",
         "",
         f"Time budget per cell: {', '.join(f'{b:g} s' for b in sorted(set(table['budget'])))} "

@@ -39,6 +39,7 @@ SOURCES = {
             "GKF-PUAL-paperstop",
             "GKF-PUAL-1se",
             "GKF-PUAL-k",
+            "GKF-PUAL-R",
         ],
         options={"grid": "reduced", "greedy_rounds": 1},
     ),
