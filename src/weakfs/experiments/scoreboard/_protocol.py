@@ -24,7 +24,11 @@ SOURCES = {
     "pu_extra_trees-tables": RunConfig(runs=5),
     "sewil-tables": RunConfig(
         runs=10,
-        methods=["fsga", "rlsr", "sfs", "ssls", "cotfss", "fss", "cga", "criteria", "fsga_best"],
+        methods=[
+            *["fsga", "rlsr", "sfs", "ssls", "cotfss", "fss", "cga", "criteria", "fsga_best"],
+            *["criteria-tb-printed", "fsga-cbil", "fsga-cbil-beta", "fsga-cb", "fsga-oob"],
+            "fsga-lenmut-bounded",
+        ],
         options={"runs_by_method": "fsga_best:5"},
     ),
     "gkf_pual-tables": RunConfig(
