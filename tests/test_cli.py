@@ -581,3 +581,62 @@ def test_chunksize_reads_parquet_only_and_refuses_missing_values(tmp_path, capsy
     path = _write(frame, tmp_path, ".parquet")
     err = _fails(["select", path, *argv], capsys)
     assert "missing values in 'noise a': --chunksize reads values as they are" in err
+
+
+def test_select_reselects_at_the_prior_interval_ends(tmp_path, capsys):
+    # the selection at the interval's two ends, as Jaccard overlaps, printed and in -o
+    from weakfs.cli._selectors import _prior_sensitivity
+    from weakfs.pu import PUExtraTreesClassifier
+
+    path = _write(_table(), tmp_path)
+    out = tmp_path / "sel.json"
+    argv = ["select", path, "--target", "truth", "--positive", "True", "-k", "2"]
+    argv += ["--labeled-fraction", "0.5", "--set", "n_estimators=10", "-o", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    ends = json.loads(out.read_text())["class_prior"]["selection_at_interval_ends"]
+    assert len(ends) == 2 and all(0 <= end["jaccard"] <= 1 for end in ends)
+    assert ends[0]["prior"] <= ends[1]["prior"]
+    line = next(x for x in printed.splitlines() if x.startswith("selection at the interval"))
+    assert f"prior {ends[0]['prior']:.2f} Jaccard {ends[0]['jaccard']:.2f}" in line
+    # brute force on a toy selector: the same prior gives Jaccard 1
+    X = pd.DataFrame(np.random.RandomState(0).normal(size=(60, 4)), columns=list("abcd"))
+    s = (X["a"] > 0.3).astype(int).to_numpy()
+    from sklearn.feature_selection import SelectFromModel
+
+    sel = SelectFromModel(
+        PUExtraTreesClassifier(n_estimators=5, prior=0.4, random_state=0), max_features=2
+    ).fit(X, s)
+    same = _prior_sensitivity(sel, X, s, (0.4, 0.4))
+    assert [end["jaccard"] for end in same] == [1.0, 1.0]
+    # --no-prior-checks: no re-selection
+    assert main([*argv[:-2], "--no-prior-checks"]) == 0
+    assert "selection at the interval" not in capsys.readouterr().out
+
+
+def test_select_says_when_the_labeling_is_not_scar(tmp_path, capsys):
+    from weakfs.datasets import make_pu_labels
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(1200, 4))
+    y = (X[:, 0] + 0.3 * rng.normal(size=1200) > 0).astype(int)
+    s = make_pu_labels(
+        y, positive=1, labeled_fraction=0.3, mechanism="score", X=X, strength=3, random_state=0
+    ).s
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(s=s)
+    path = tmp_path / "biased.csv"
+    frame.to_csv(path, index=False)
+    argv = ["select", str(path), "--target", "s", "--positive", "1", "-k", "2", "--no-progress"]
+    argv += ["--method", "pu_extra_trees", "--set", "n_estimators=10"]
+    assert main(argv) == 0
+    assert "SCAR is doubtful" in capsys.readouterr().err
+    assert main([*argv, "--no-prior-checks"]) == 0
+    assert "SCAR is doubtful" not in capsys.readouterr().err
+
+
+def test_compare_prints_the_prior_interval_and_its_effect(capsys):
+    argv = ["compare", "--dataset", "ionosphere", "--positive", "b", "--labeled-fraction", "0.3"]
+    assert main([*argv, "--methods", "pu_extra_trees,mrmr", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"class prior: 90 % interval \d\.\d\d–\d\.\d\d", printed)
+    assert re.search(r"pu_extra_trees \(k=\d+\) re-selected at prior \d\.\d\d: Jaccard", printed)

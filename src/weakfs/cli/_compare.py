@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from weakfs.cli._common import _fail, _print_notes
 from weakfs.cli._select_request import SelectRequest, _parse_prior
 from weakfs.cli._selectors import SelectorSpec
@@ -231,6 +233,7 @@ def run(request: CompareRequest) -> int:
             f"  {rank:2d}. {row['method']:15s} k={row['k']:<4d} score {row['score']:.3f} "
             f"± {row['score_sd']:.3f}{hidden}{stab}"
         )
+    _print_prior_sensitivity(request, features.X, labels.values, board)
     if request.output:
         write_leaderboard(board, request.output)
         print(f"wrote the leaderboard to {request.output}")
@@ -238,3 +241,43 @@ def run(request: CompareRequest) -> int:
         plot_leaderboard(board, request.plot)
         print(f"drew the plots to {request.plot}")
     return 0
+
+
+def _print_prior_sensitivity(request: CompareRequest, X, labels, board) -> None:
+    """With an estimated prior: its interval, and the prior-reading selectors re-run at the
+    interval's ends (Jaccard overlap with their board selection)."""
+    import warnings
+
+    from weakfs.compare._prior_sensitivity import PRIOR_READERS, prior_sensitivity
+    from weakfs.pu import WidePriorIntervalWarning, estimate_class_prior
+    from weakfs.pu._prior import MIN_ROWS_FOR_INTERVAL
+
+    table = request.table
+    prior = board.attrs.get("prior")
+    if prior is None or table.prior not in (None, "auto") or table.spec.labels != "pu":
+        return
+    if not set(PRIOR_READERS) & set(board["method"]):
+        return
+    n_labeled = int(np.sum(labels == 1))
+    if min(n_labeled, labels.shape[0] - n_labeled) < MIN_ROWS_FOR_INTERVAL:
+        print(f"no prior interval: it needs {MIN_ROWS_FOR_INTERVAL} labeled and unlabeled rows")
+        return
+    X_values = X.to_numpy(dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WidePriorIntervalWarning)
+        est = estimate_class_prior(
+            X_values, labels, return_interval=True, random_state=table.random_state
+        )
+    print(
+        f"class prior: {round(100 * est.confidence)} % interval {est.low:.2f}–{est.high:.2f}"
+        + (" (wide)" if est.is_wide else "")
+    )
+    found = prior_sensitivity(
+        X_values, labels, board, prior, (est.low, est.high), random_state=table.random_state
+    )
+    for _, row in found.iterrows():
+        print(
+            f"  {row['method']} (k={row['k']}) re-selected at prior {row['prior_low']:.2f}: "
+            f"Jaccard {row['jaccard_low']:.2f}; at {row['prior_high']:.2f}: "
+            f"Jaccard {row['jaccard_high']:.2f} (1 = the same columns)"
+        )

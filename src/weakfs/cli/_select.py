@@ -14,6 +14,9 @@ from weakfs.cli._selectors import (
     _build_selector,
     _elapsed,
     _estimate_prior,
+    _prior_key,
+    _prior_sensitivity,
+    _scar_warning,
     apply_k,
     available_selectors,
 )
@@ -70,6 +73,12 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--prior",
         metavar="VALUE|auto",
         help="class prior P(y=1) for methods that use one (default: auto, estimated)",
+    )
+    lab.add_argument(
+        "--no-prior-checks",
+        action="store_true",
+        help="with an estimated prior, skip the SCAR check and the re-selection at the ends of "
+        "the prior's interval (each costs about one more estimate or fit)",
     )
     col = parser.add_argument_group("columns")
     col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
@@ -205,9 +214,13 @@ def run(request: SelectRequest) -> int:
         selector.set_output(transform="pandas")
     print(f"{method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
     start = time.perf_counter()
-    prior_how = None
+    prior_how, prior_ends = None, None
     if labels.values is not None:
-        prior_how = _estimate_prior(model, X, labels.values, progress=request.progress)
+        prior_how, prior_ends = _estimate_prior(model, X, labels.values, progress=request.progress)
+        if prior_ends is not None and request.prior_checks:
+            scar = _scar_warning(X, labels.values, request.random_state)
+            if scar is not None:
+                _print_notes("select", [scar])
     with _elapsed(method, enabled=request.spec.progress is None and request.progress):
         if labels.values is not None:
             selector.fit(X, labels.values)
@@ -218,6 +231,16 @@ def run(request: SelectRequest) -> int:
     prior = getattr(fitted, "prior_", None)
     if prior is not None:
         print(f"class prior used: {prior:.2f} ({prior_how})")
+    sensitivity = None
+    if prior_ends is not None and request.prior_checks and _prior_key(selector) is not None:
+        with _elapsed("re-selecting at the prior interval's ends", enabled=request.progress):
+            sensitivity = _prior_sensitivity(selector, X, labels.values, prior_ends)
+        low, high = sensitivity
+        print(
+            f"selection at the interval's ends: prior {low['prior']:.2f} Jaccard "
+            f"{low['jaccard']:.2f}, prior {high['prior']:.2f} Jaccard {high['jaccard']:.2f} "
+            "(overlap with the set above; 1 = the same columns)"
+        )
     screened = next(
         (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
         None,
@@ -237,7 +260,10 @@ def run(request: SelectRequest) -> int:
         _print_selected(names, scores, label, seconds)
     if request.spec.labels == "none" and method == "ufvs":
         print(UFVS_READING)
-    _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how)
+    prior_info = None if prior is None else {"value": prior, "how": prior_how}
+    if prior_info is not None and sensitivity is not None:
+        prior_info["selection_at_interval_ends"] = sensitivity
+    _write_outputs(request, selector, features, y, names, scores, label, prior_info)
     return 0
 
 
@@ -265,7 +291,7 @@ def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     _print_selected(names, scores, label, seconds)
     if request.output_format is not None:
         source = {name: name for name in table.columns}
-        _write_selected(request, (table.n_rows, units), names, scores, source, label, None, None)
+        _write_selected(request, (table.n_rows, units), names, scores, source, label, None)
     return 0
 
 
@@ -327,13 +353,13 @@ def _print_columns(selector, names: list[str], seconds: float) -> None:
         print(f"  {rank:3d}. {column}  score {scores[column]:.4g}{listed}")
 
 
-def _write_selected(request, shape, names, scores, source, label, prior, prior_how):
+def _write_selected(request, shape, names, scores, source, label, prior_info):
     """``-o``: the selected features, their source columns and scores, and what was run."""
     meta = {
         "method": request.method,
         "rows": int(shape[0]),
         "features": int(shape[1]),
-        "class_prior": None if prior is None else {"value": prior, "how": prior_how},
+        "class_prior": prior_info,
         "score": label,
         "parameters": {"k": request.k, "random_state": request.random_state, **request.params},
     }
@@ -342,12 +368,12 @@ def _write_selected(request, shape, names, scores, source, label, prior, prior_h
     print(f"wrote the {len(names)} selected features to {request.output}")
 
 
-def _write_outputs(request, selector, features, y, names, scores, label, prior, prior_how):
+def _write_outputs(request, selector, features, y, names, scores, label, prior_info):
     """``-o`` (the selected features), ``--reduced`` (the table reduced to them) and
     ``--save-model`` (the fitted preparation and selector)."""
     if request.output_format is not None:
         _write_selected(
-            request, features.X.shape, names, scores, features.source, label, prior, prior_how
+            request, features.X.shape, names, scores, features.source, label, prior_info
         )
     if request.reduced is not None:
         reduced = features.X[names].reset_index(drop=True)

@@ -70,6 +70,8 @@ class SelectRequest:
         Share of the labels kept when simulating weak labels.
     prior : float, "auto" or None
         Class prior in (0, 1), ``"auto"`` (estimated), or None (the method's default).
+    prior_checks : bool
+        With an estimated prior: run the SCAR check and re-select at the interval's ends.
     drop, categorical, keep : tuple of str
         Columns left out, one-hot encoded, used although they look like IDs or dates.
     max_categories : int
@@ -113,6 +115,7 @@ class SelectRequest:
     negative: str | None = None
     labeled_fraction: float | None = None
     prior: float | str | None = None
+    prior_checks: bool = True
     drop: tuple[str, ...] = ()
     categorical: tuple[str, ...] = ()
     keep: tuple[str, ...] = ()
@@ -154,6 +157,7 @@ class SelectRequest:
             negative=args.negative,
             labeled_fraction=args.labeled_fraction,
             prior=_parse_prior(args.prior),
+            prior_checks=not args.no_prior_checks,
             drop=tuple(args.drop),
             categorical=tuple(args.categorical),
             keep=tuple(args.keep),

@@ -262,20 +262,23 @@ def _elapsed(desc: str, *, enabled: bool) -> Iterator[None]:
         bar.close()
 
 
-def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool) -> str | None:
+def _estimate_prior(
+    model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool
+) -> tuple[str | None, tuple[float, float] | None]:
     """Resolve ``prior="auto"`` here, so that the prior printed is the one the model uses.
 
     Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first), with
     its bootstrap interval.  Returns how the prior was obtained (with the interval, or one clause
-    saying why there is none), or None when the model uses none.
+    saying why there is none; None when the model uses no prior) and the interval's ends (None
+    without one).
     """
     params = model.get_params(deep=False)
     if "prior" not in params:
-        return None
+        return None, None
     if params["prior"] != "auto":
-        return "given"
+        return "given", None
     if params.get("risk", "nnPU") == "PN":
-        return "share of positives (risk='PN')"
+        return "share of positives (risk='PN')", None
     import warnings
 
     from weakfs.pu import WidePriorIntervalWarning, estimate_class_prior
@@ -289,6 +292,7 @@ def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: boo
     }
     n_labeled = int(np.sum(labels == 1))
     fewest = min(n_labeled, labels.shape[0] - n_labeled)
+    ends = None
     with _elapsed(f"class prior ({method})", enabled=progress):
         if fewest < MIN_ROWS_FOR_INTERVAL:  # the point estimate alone, and say why
             prior = estimate_class_prior(X_values, labels, **settings)
@@ -301,7 +305,43 @@ def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: boo
                 warnings.simplefilter("ignore", WidePriorIntervalWarning)
                 estimate = estimate_class_prior(X_values, labels, return_interval=True, **settings)
             prior = estimate.prior
+            ends = (float(estimate.low), float(estimate.high))
             interval = f"{round(100 * estimate.confidence)} % interval {estimate.low:.2f}–"
             interval += f"{estimate.high:.2f}" + (", wide" if estimate.is_wide else "")
     model.set_params(prior=prior)
-    return f"{interval}, estimated by estimate_class_prior, method {method!r}"
+    return f"{interval}, estimated by estimate_class_prior, method {method!r}", ends
+
+
+def _scar_warning(X: pd.DataFrame, labels: np.ndarray, random_state) -> str | None:
+    """The SCAR check's sentence when it finds evidence against SCAR (every prior estimate
+    assumes it), else None; None too when the check cannot run (too few rows of a group)."""
+    from weakfs.pu import check_scar
+
+    try:
+        check = check_scar(X.to_numpy(dtype=np.float32), labels, random_state=random_state)
+    except ValueError:
+        return None
+    return check.message if check.p_value < check.alpha else None
+
+
+def _prior_key(selector) -> str | None:
+    """The parameter path of the class prior inside ``selector`` (``prior`` or ``…__prior``)."""
+    keys = [k for k in selector.get_params(deep=True) if k == "prior" or k.endswith("__prior")]
+    return min(keys, key=len) if keys else None
+
+
+def _prior_sensitivity(selector, X, labels, ends: tuple[float, float]) -> list[dict]:
+    """Re-select at each end of the prior's interval: the prior and the Jaccard overlap of the
+    chosen set with the fitted ``selector``'s (1 = the same columns)."""
+    from sklearn.base import clone
+
+    key = _prior_key(selector)
+    chosen = set(np.flatnonzero(selector.get_support()))
+    out = []
+    for prior in ends:
+        other = clone(selector).set_params(**{key: prior}).fit(X, labels)
+        again = set(np.flatnonzero(other.get_support()))
+        union = chosen | again
+        jaccard = len(chosen & again) / len(union) if union else 1.0
+        out.append({"prior": prior, "jaccard": jaccard})
+    return out
