@@ -194,15 +194,8 @@ def _columnwise_mi(codes: np.ndarray, sizes: np.ndarray, y_codes: np.ndarray, k_
     flat = (codes + offsets[None, :]) * k_y + y_codes[:, None]
     if total * k_y > max(_BLOCK_ENTRIES, _SPARSE_RATIO * flat.size):
         return _columnwise_mi_sparse(flat.ravel(), n, d, sizes, total, y_codes, k_y, base)
-    joint = np.bincount(flat.ravel(), minlength=total * k_y).reshape(total, k_y) / n
-    p_x = joint.sum(axis=1, keepdims=True)
-    p_y = np.bincount(y_codes, minlength=k_y) / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(joint > 0, joint * np.log(joint / (p_x * p_y[None, :])), 0.0)
-    per_value = terms.sum(axis=1)
-    owner = np.repeat(np.arange(d), sizes)
-    mi = np.bincount(owner, weights=per_value, minlength=d) / _log(base)
-    return np.maximum(mi, 0.0)
+    counts = np.bincount(flat.ravel(), minlength=total * k_y)
+    return _mi_from_counts(counts, sizes, y_codes, k_y, base)
 
 
 def _mi_from_counts(counts, sizes, y_codes, k_y: int, base) -> np.ndarray:

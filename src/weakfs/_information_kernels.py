@@ -77,26 +77,7 @@ def equal_width_codes(X, n_bins, keep_discrete_up_to, out):
     found = np.empty((d, max(limit, 1)), dtype=X.dtype)
     n_found = np.zeros(d, dtype=np.int64)
     few = np.full(d, limit > 0)
-    for i in range(n):
-        for j in range(d):
-            v = X[i, j]
-            if v < lo[j]:
-                lo[j] = v
-            if v > hi[j]:
-                hi[j] = v
-            if few[j]:
-                k = n_found[j]
-                seen = False
-                for m in range(k):
-                    if found[j, m] == v:
-                        seen = True
-                        break
-                if not seen:
-                    if k == limit:
-                        few[j] = False
-                    else:
-                        found[j, k] = v
-                        n_found[j] = k + 1
+    column_summary(X, limit, lo, hi, found, n_found, few)
     for j in range(d):
         if few[j]:
             found[j, : n_found[j]].sort()

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from weakfs.cli._common import _fail, _print_notes
-from weakfs.cli._select_request import SelectRequest, _parse_prior
+from weakfs.cli._select_request import SelectRequest, table_fields
 from weakfs.cli._selectors import SelectorSpec
 from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table
 
@@ -104,25 +104,7 @@ class CompareRequest:
             _fail("give a CSV/Parquet file or --dataset NAME")
         kind = "semi" if args.negative is not None else "pu"
         spec = SelectorSpec("", kind, "", k_param=None)
-        table = SelectRequest(
-            method="compare",
-            spec=spec,
-            path=None if args.dataset or not args.path else Path(args.path),
-            dataset=args.dataset or None,
-            sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
-            target=args.target,
-            positive=args.positive,
-            negative=args.negative,
-            labeled_fraction=args.labeled_fraction,
-            prior=_parse_prior(args.prior),
-            drop=tuple(args.drop),
-            categorical=tuple(args.categorical),
-            keep=tuple(args.keep),
-            max_categories=args.max_categories,
-            impute=args.impute,
-            random_state=args.random_state,
-            progress=not args.no_progress,
-        )
+        table = SelectRequest(method="compare", spec=spec, **table_fields(args))
         ks = None
         if args.k:
             try:

@@ -149,26 +149,12 @@ class SelectRequest:
         return cls(
             method=method,
             spec=spec,
-            path=None if args.dataset or not args.path else Path(args.path),
-            dataset=args.dataset or None,
-            sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
-            target=args.target,
-            positive=args.positive,
-            negative=args.negative,
-            labeled_fraction=args.labeled_fraction,
-            prior=_parse_prior(args.prior),
+            **table_fields(args),
             prior_checks=not args.no_prior_checks,
-            drop=tuple(args.drop),
-            categorical=tuple(args.categorical),
-            keep=tuple(args.keep),
-            max_categories=args.max_categories,
-            impute=args.impute,
             k=parse_k(args.k),
             per_column=args.per_column,
             params=MappingProxyType(_parse_set(args.set, form="PARAM=VALUE")),
             n_jobs=args.n_jobs,
-            random_state=args.random_state,
-            progress=not args.no_progress,
             output=args.output or None,
             output_format=_output_format(args.output, args.format),
             reduced=args.reduced or None,
@@ -232,6 +218,28 @@ def _swallowed_file_hint(args: argparse.Namespace) -> str:
         v for v in (*args.drop, *args.categorical, *args.keep) if Path(v).suffix in OUTPUT_FORMATS
     ]
     return f" ({swallowed[0]} was read as a column name: put the file first)" if swallowed else ""
+
+
+def table_fields(args: argparse.Namespace) -> dict:
+    """The request fields that say which table, labels and columns to read: the options that
+    ``select`` and ``compare`` share, read from their parsed arguments."""
+    return {
+        "path": None if args.dataset or not args.path else Path(args.path),
+        "dataset": args.dataset or None,
+        "sep": None if args.sep is None else args.sep.encode().decode("unicode_escape"),
+        "target": args.target,
+        "positive": args.positive,
+        "negative": args.negative,
+        "labeled_fraction": args.labeled_fraction,
+        "prior": _parse_prior(args.prior),
+        "drop": tuple(args.drop),
+        "categorical": tuple(args.categorical),
+        "keep": tuple(args.keep),
+        "max_categories": args.max_categories,
+        "impute": args.impute,
+        "random_state": args.random_state,
+        "progress": not args.no_progress,
+    }
 
 
 def _parse_prior(text: str | None) -> float | str | None:

@@ -60,3 +60,13 @@ def check_meta_input(
         ensure_min_samples=2,
     )
     return X if isinstance(X, pd.DataFrame) else checked
+
+
+def inherit_tags(tags, estimator):
+    """A meta-selector's tags take its inner estimator's input needs (sparse input, missing
+    values) and whether it requires ``y``."""
+    inner = estimator.__sklearn_tags__()
+    tags.input_tags.sparse = inner.input_tags.sparse
+    tags.input_tags.allow_nan = inner.input_tags.allow_nan
+    tags.target_tags.required = inner.target_tags.required
+    return tags

@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from weakfs._scores import feature_scores
 from weakfs._validation import check_n_features_to_select
+from weakfs.feature_selection._common import inherit_tags
 
 __all__ = ["SelectPerColumn", "source_columns"]
 
@@ -124,12 +125,7 @@ class SelectPerColumn(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         self.aggregate = aggregate
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = self.estimator.__sklearn_tags__()
-        tags.input_tags.sparse = inner.input_tags.sparse
-        tags.input_tags.allow_nan = inner.input_tags.allow_nan
-        tags.target_tags.required = inner.target_tags.required
-        return tags
+        return inherit_tags(super().__sklearn_tags__(), self.estimator)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, **fit_params):

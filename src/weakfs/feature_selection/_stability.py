@@ -19,7 +19,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from weakfs._validation import check_n_features_to_select, spawn_seeds
-from weakfs.feature_selection._common import check_meta_input
+from weakfs.feature_selection._common import check_meta_input, inherit_tags
 from weakfs.metrics import selection_stability
 
 __all__ = ["StabilitySelection", "labeled_rows"]
@@ -153,12 +153,7 @@ class StabilitySelection(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         self.random_state = random_state
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = self.estimator.__sklearn_tags__()
-        tags.input_tags.sparse = inner.input_tags.sparse
-        tags.input_tags.allow_nan = inner.input_tags.allow_nan
-        tags.target_tags.required = inner.target_tags.required
-        return tags
+        return inherit_tags(super().__sklearn_tags__(), self.estimator)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, **fit_params):
