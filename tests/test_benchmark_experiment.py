@@ -109,8 +109,13 @@ def test_report_ranks_wins_and_agreement(tmp_path):
     first_row = [line for line in board.splitlines() if line.startswith("| a ")]
     assert first_row and float(first_row[0].split("|")[2]) == 1.0  # a: first everywhere
     assert "| c " in board and "d0, d1 |" in board  # c falls below random of its size on d0, d1
-    rho = float(text.split("across the methods of a cell: ")[1].split(".\n")[0])
+    agreement = board.split("mean Spearman correlation ")[1]
+    rho = float(agreement.split(" over the board's rows")[0])
     assert 0.9 < rho <= 1.0  # the fake weak scores order the methods almost as the truth does
+    first, cells = agreement.split("within 0.03 truth AUC of the best selector in ")[1].split(
+        " of "
+    )
+    assert int(first) == int(cells.split(" cells")[0])  # its first choice is the best each time
     assert (tmp_path / "benchmark_cost.png").stat().st_size > 1000
     assert "Grid done: 4 of" in text
     assert "Time budget per cell: 60 s" in text and "fscpu in 3 of 12" in text
