@@ -90,3 +90,27 @@ def test_the_command_line_writes_every_format(tmp_path, capsys):
     assert main([*argv, "-k", "99"]) == 2
     assert "k must lie in [1, 12]" in capsys.readouterr().err
     assert main([*argv, "--budget", "soon"]) == 2
+
+
+def test_a_selector_that_fails_is_left_out_with_its_error(monkeypatch):
+    # one selector raising (e.g. a singular mixture) leaves it out of the board, not the board
+    import dataclasses
+
+    from weakfs.compare import _methods
+
+    def broken(k, settings, prior, seed):
+        raise np.linalg.LinAlgError("a mixture component has a singular covariance")
+
+    for name in ("mrmr", "fscpu"):  # a ranker (fold failure) and a wrapper (trial-fit failure)
+        spec = dataclasses.replace(_methods.METHODS[name], build=broken)
+        monkeypatch.setitem(_methods.METHODS, name, spec)
+    X, s, _ = _pu()
+    notes = []
+    board = compare_selectors(
+        X, s, methods=["semi_jmi", "mrmr", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5,
+        notes=notes, budget=30,
+    )  # fmt: skip
+    assert set(board["method"]) == {"semi_jmi", RANDOM, ALL_FEATURES}
+    assert any(n.startswith("mrmr left out: its fit failed on fold") for n in notes)
+    assert any("LinAlgError: a mixture component" in n for n in notes if n.startswith("mrmr"))
+    assert any(n.startswith("fscpu left out: its trial fit failed (LinAlgError") for n in notes)

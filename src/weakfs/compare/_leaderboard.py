@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -114,6 +115,39 @@ def _method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, fea
         score, truth = scorer(X, y, train, test, cols)
         rows.append((k, score, truth, seconds, cols))
     return rows
+
+
+def _first_line(exc: Exception) -> str:
+    """``"TypeName: first line of the message"`` (at most 200 characters of it)."""
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}"
+
+
+class _Failed(NamedTuple):
+    """A method's fit that raised on one fold: the board leaves the method out and says why."""
+
+    error: str
+
+
+def _method_fold_or_failure(*args):
+    """:func:`_method_fold`, or the error it raised: one selector failing on a table (a singular
+    mixture, a solver that cannot start) leaves it out of the board instead of ending the
+    comparison."""
+    try:
+        return _method_fold(*args)
+    except Exception as exc:  # any selector's failure is reported, not raised
+        return _Failed(_first_line(exc))
+
+
+def _add_method_records(records, notes, m, results) -> None:
+    """Add a method's fold rows to ``records``, or none of them (with a note) when a fold failed:
+    a method is compared only on every fold."""
+    failed = [(f, r) for f, r in enumerate(results) if isinstance(r, _Failed)]
+    if failed:
+        f, r = failed[0]
+        notes.append(f"{m} left out: its fit failed on fold {f + 1} ({r.error})")
+        return
+    for f, fold_rows in enumerate(results):
+        records += [(m, f, k, sc, tr, sec, cols) for k, sc, tr, sec, cols in fold_rows]
 
 
 def _reference_fold(n_random, seed, X, y, train, test, ks, scorer, d):
@@ -295,13 +329,14 @@ def compare_selectors(
     jobs = [(m, f) for m in rankers for f in range(len(splits))]
     tasks = [
         (
-            _method_fold,
+            _method_fold_or_failure,
             (m, METHODS[m].settings, prior_value, seeds[f], X, y, *splits[f], ks, scorer, names),
         )
         for m, f in jobs
     ]
-    for (m, f), fold_rows in zip(jobs, _run(tasks, n_jobs, progress, "selectors")):
-        records += [(m, f, k, sc, tr, sec, cols) for k, sc, tr, sec, cols in fold_rows]
+    results = list(_run(tasks, n_jobs, progress, "selectors"))
+    for m in rankers:
+        _add_method_records(records, notes, m, [r for (j, _), r in zip(jobs, results) if j == m])
     for i, m in enumerate(wrappers):
         settings = dict(METHODS[m].settings)
         if budget is not None:
@@ -321,7 +356,11 @@ def compare_selectors(
                 METHODS[m].build(k_probe, trial, prior_value, seeds[0]).fit(X[tr0], y[tr0])
                 return time.perf_counter() - t0
 
-            settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
+            try:
+                settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
+            except Exception as exc:  # as a failed fold: left out, with why
+                notes.append(f"{m} left out: its trial fit failed ({_first_line(exc)})")
+                continue
             if settings is None:
                 notes.append(
                     f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
@@ -335,11 +374,13 @@ def compare_selectors(
                     "fit the budget"
                 )
         tasks = [
-            (_method_fold, (m, settings, prior_value, seeds[f], X, y, tr, te, ks, scorer, names))
+            (
+                _method_fold_or_failure,
+                (m, settings, prior_value, seeds[f], X, y, tr, te, ks, scorer, names),
+            )
             for f, (tr, te) in enumerate(splits)
         ]
-        for f, fold_rows in enumerate(_run(tasks, n_jobs, progress, m)):
-            records += [(m, f, k, sc, tr, sec, cols) for k, sc, tr, sec, cols in fold_rows]
+        _add_method_records(records, notes, m, list(_run(tasks, n_jobs, progress, m)))
     board = _leaderboard(records, names, d, y_true is not None)
     board.attrs.update(
         prior=prior_value, prior_how=prior_how, notes=list(notes), labels=kind, folds=len(splits)

@@ -169,22 +169,35 @@ def _cost_plot(long: pd.DataFrame, ctx: ReportContext) -> str:
 
 
 def _left_out(table: pd.DataFrame) -> str:
-    """How often each wrapper was left out of its cells for the budget (from the cells' notes)."""
+    """How often each selector was left out of its cells, for the budget or because its fit
+    failed (from the cells' notes)."""
     import re
 
     notes = table["notes"].fillna("").astype(str) if "notes" in table else pd.Series(dtype=str)
-    counts: dict[str, int] = {}
+    budget: dict[str, int] = {}
+    failed: dict[str, int] = {}
     for text in notes:
-        for method in re.findall(r"(\w+) left out", text):
+        for method, why in re.findall(r"(\w+) left out: (its (?:trial )?fit failed)?", text):
+            counts = failed if why else budget
             counts[method] = counts.get(method, 0) + 1
-    if not counts:
-        return "No selector was left out for the budget."
     labeled = int((table["regime"] != "none").sum())
-    parts = [f"{m} in {n} of {labeled}" for m, n in sorted(counts.items())]
-    return (
-        "Left out for the time budget (at its cheapest setting it would not fit in what the "
-        "references and rankers left), in cells with labels: " + "; ".join(parts) + "."
-    )
+    lines = []
+    if budget:
+        parts = [f"{m} in {n} of {labeled}" for m, n in sorted(budget.items())]
+        lines.append(
+            "Left out for the time budget (at its cheapest setting it would not fit in what the "
+            "references and rankers left), in cells with labels: " + "; ".join(parts) + "."
+        )
+    else:
+        lines.append("No selector was left out for the budget.")
+    if failed:
+        parts = [f"{m} in {n} of {labeled}" for m, n in sorted(failed.items())]
+        lines.append(
+            "Left out because its fit raised an error (the cell's notes give it): "
+            + "; ".join(parts)
+            + "."
+        )
+    return " ".join(lines)
 
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
