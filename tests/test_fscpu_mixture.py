@@ -115,3 +115,23 @@ def test_vectorised_exp_within_one_ulp_of_math_exp():
     assert ulps.max() <= 1.0
     assert np.all(row[~keep] == 0.0)  # subnormal results (< 1e-307) are flushed to 0
     np.testing.assert_array_equal(tot, row)
+
+
+def test_mixed_precision_falls_back_to_float64_where_float32_loses_the_covariance():
+    # two nearly collinear columns in the 1e4-1e5s (as raisin's areas): the float32 E-step
+    # makes a covariance singular, float64 (and scikit-learn) fit; the fit is then float64's
+    from weakfs.pu._fscpu import _gmm
+
+    rng = np.random.RandomState(28)
+    a = rng.gamma(4, 20000, size=500) + 25000
+    Z = np.c_[a, a * 1.04 + rng.normal(0, 2500, 500)]
+    X = np.ascontiguousarray(Z - Z.mean(axis=0))
+    labels = _gmm._kmeans(Z, _gmm.csr_rows(Z)[:-1], 10, 300, 1e-4, np.random.RandomState(0))[0]
+    resp = np.zeros((500, 10))
+    resp[np.arange(500), labels] = 1.0
+    with pytest.raises(np.linalg.LinAlgError):  # the float32 path alone
+        _gmm._DenseEM(X, 10, 1e-6, "mixed").run(resp, 1e-3, 100)
+    mixed = _gmm.fit_gaussian_mixture(Z, 10, random_state=0)
+    exact = _gmm.fit_gaussian_mixture(Z, 10, random_state=0, precision="float64")
+    np.testing.assert_array_equal(mixed.labels, exact.labels)
+    assert mixed.log_likelihood == exact.log_likelihood

@@ -264,3 +264,17 @@ def test_auto_prefilter_leaves_small_problems_as_the_paper_has_them():
     plain = GKFPUALSelector(est, n_features_to_select=2, n_lambdas=10).fit(X, s)
     assert auto.screened_ is None
     np.testing.assert_array_equal(auto.get_support(), plain.get_support())
+
+
+def test_auto_prefilter_keeps_k_features_when_more_than_32_are_asked_for():
+    from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
+
+    rng = np.random.RandomState(2)
+    X = rng.normal(size=(150, 40))
+    s = ((X[:, 0] + X[:, 1] > 0.5) & (rng.uniform(size=150) < 0.6)).astype(int)
+    est = GKFPUALClassifier(C2=0.3, lambda2=0.01, sigma=1e-3, max_iter=200)
+    sel = GKFPUALSelector(est, n_features_to_select=35, prefilter="auto", n_lambdas=5)
+    sel.fit(X, s)
+    assert sel.screened_.sum() == 35 and sel.get_support().sum() >= 35
+    small = GKFPUALSelector(est, n_features_to_select=3, prefilter="auto", n_lambdas=5).fit(X, s)
+    assert small.screened_.sum() == 32  # the cap when fewer are asked for

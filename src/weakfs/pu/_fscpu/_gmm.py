@@ -499,8 +499,10 @@ def fit_gaussian_mixture(
         in float32 while every covariance has a condition number (infinity norm) of at most
         ``FLOAT32_MOMENTS_COND`` and in float64 otherwise; everything else in float64 (Cholesky
         factors, log-densities, log-likelihood sums, responsibilities, the accumulation of the
-        moments across row blocks).  "float64": all in float64 (the reference; scikit-learn's
-        fit to rounding).  The sparse kernel and the diagonal model always run in float64.
+        moments across row blocks); a fit whose float32 products make a covariance singular
+        (nearly collinear columns of large magnitude) is redone in float64 from the same start.
+        "float64": all in float64 (the reference; scikit-learn's fit to rounding).  The
+        sparse kernel and the diagonal model always run in float64.
 
     Returns
     -------
@@ -577,6 +579,14 @@ def fit_gaussian_mixture(
                 em = _DenseEM(X, n_components, reg_covar, precision)
         if em is None:
             out = _run_dense_diag(X, resp, reg_covar, tol, max_iter)
+        elif isinstance(em, _DenseEM) and precision == "mixed":
+            try:
+                out = em.run(resp.copy(), tol, max_iter)
+            except np.linalg.LinAlgError:
+                # float32 products lose nearly collinear columns of large magnitude (two
+                # areas in the 1e5s, r = 0.9999) where float64 and scikit-learn still fit:
+                # the same EM from the same start, in float64
+                out = _DenseEM(X, n_components, reg_covar, "float64").run(resp, tol, max_iter)
         else:
             out = em.run(resp, tol, max_iter)
     resp, log_lik, n_iter, converged, weights, means, cov = out

@@ -84,8 +84,9 @@ class GKFPUALSelector(SupportSelector):
         ``None`` (the paper): no screening.  An int ``m``: only the ``m`` features of largest
         PU relevance ``I(X_j; s)`` (5 equal-width bins, nats; as semi-JMI's first step) enter
         the group lasso.  ``"auto"``: screen only when there are more than 32 features, to 32
-        (or the most whose design fits the estimator's ``memory_limit_mb``, if fewer; the
-        paper's tasks have at most 16).  Not in the paper: a screening step of ours (sure
+        (to ``n_features_to_select`` when it is larger; to the most whose design fits the
+        estimator's ``memory_limit_mb``, if fewer; the paper's tasks have at most 16).
+        Not in the paper: a screening step of ours (sure
         independence screening, Fan & Lv, JRSS-B 2008, with mutual information).
 
     Attributes
@@ -179,8 +180,9 @@ class GKFPUALSelector(SupportSelector):
         if self.prefilter is None:
             return None
         n, d = X.shape
-        if self.prefilter == "auto":
-            m = min(AUTO_PREFILTER_MAX, largest_quadratic_model(n, self._memory_limit_mb()))
+        if self.prefilter == "auto":  # 32, or k when more are asked for, as memory allows
+            wanted = max(AUTO_PREFILTER_MAX, 0 if k is None else int(k))
+            m = min(wanted, largest_quadratic_model(n, self._memory_limit_mb()))
         else:
             m = int(self.prefilter)
         if m >= d:
