@@ -160,7 +160,7 @@ def _cost_plot(long: pd.DataFrame, ctx: ReportContext) -> str:
     ax.axhline(0, color="grey", ls=":")
     ax.set_xscale("log")
     ax.set_xlabel("seconds per fold (mean)")
-    ax.set_ylabel("truth AUC above random selection of as many columns (mean)")
+    ax.set_ylabel("truth AUC above random columns\nof the same number (mean)")
     fig.tight_layout()
     path = ctx.figure_path("cost")
     fig.savefig(path, dpi=110)
