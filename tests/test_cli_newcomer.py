@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from test_cli import _fails  # one line on stderr and exit code 2
 from weakfs.cli import main
 
 
@@ -35,14 +36,6 @@ def _write(frame, folder, name="clinic.csv", sep=","):
     path = folder / name
     frame.to_csv(path, index=False, sep=sep)
     return str(path)
-
-
-def _fails(argv, capsys) -> str:
-    capsys.readouterr()
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip()
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    return err
 
 
 def test_k_counts_source_columns_when_text_columns_were_encoded(tmp_path, capsys):
