@@ -638,5 +638,10 @@ def test_compare_prints_the_prior_interval_and_its_effect(capsys):
     argv = ["compare", "--dataset", "ionosphere", "--positive", "b", "--labeled-fraction", "0.3"]
     assert main([*argv, "--methods", "pu_extra_trees,mrmr", "--no-progress"]) == 0
     printed = capsys.readouterr().out
-    assert re.search(r"class prior: 90 % interval \d\.\d\d–\d\.\d\d", printed)
-    assert re.search(r"pu_extra_trees \(k=\d+\) re-selected at prior \d\.\d\d: Jaccard", printed)
+    found = re.search(r"class prior (\d\.\d+): 90 % interval (\d\.\d+)–(\d\.\d+)", printed)
+    assert found
+    # the interval is the one of the prior the board used, printed so that it holds the value
+    value, low, high = map(float, found.groups())
+    assert low <= value <= high
+    assert re.search(r"pu_extra_trees \(k=\d+\) re-selected at prior \d\.\d+: Jaccard", printed)
+    assert printed.count("estimate_class_prior") == 2  # the note of the prior used, and the line

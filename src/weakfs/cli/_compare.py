@@ -196,6 +196,7 @@ def run(request: CompareRequest) -> int:
             ks=None if request.ks is None else list(request.ks),
             cv=request.cv,
             prior=prior,
+            prior_interval=prior == "auto" and table.spec.labels == "pu",
             y_true=y_true,
             budget=request.budget,
             n_jobs=request.n_jobs,
@@ -226,40 +227,32 @@ def run(request: CompareRequest) -> int:
 
 
 def _print_prior_sensitivity(request: CompareRequest, X, labels, board) -> None:
-    """With an estimated prior: its interval, and the prior-reading selectors re-run at the
-    interval's ends (Jaccard overlap with their board selection)."""
-    import warnings
-
+    """With an estimated prior: its interval (the one ``compare_selectors`` resolved with the
+    prior), and the prior-reading selectors re-run at the interval's ends (Jaccard overlap with
+    their board selection)."""
     from weakfs.compare._prior_sensitivity import PRIOR_READERS, prior_sensitivity
-    from weakfs.pu import WidePriorIntervalWarning, estimate_class_prior
-    from weakfs.pu._prior import MIN_ROWS_FOR_INTERVAL
 
-    table = request.table
-    prior = board.attrs.get("prior")
-    if prior is None or table.prior not in (None, "auto") or table.spec.labels != "pu":
+    resolved = board.attrs.get("prior_resolved")
+    if resolved is None or not resolved.estimated:
         return
     if not set(PRIOR_READERS) & set(board["method"]):
         return
-    n_labeled = int(np.sum(labels == 1))
-    if min(n_labeled, labels.shape[0] - n_labeled) < MIN_ROWS_FOR_INTERVAL:
-        print(f"no prior interval: it needs {MIN_ROWS_FOR_INTERVAL} labeled and unlabeled rows")
+    if resolved.interval is None:
+        print(f"class prior: {resolved.no_interval}")
         return
-    X_values = X.to_numpy(dtype=np.float32)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WidePriorIntervalWarning)
-        est = estimate_class_prior(
-            X_values, labels, return_interval=True, random_state=table.random_state
-        )
-    print(
-        f"class prior: {round(100 * est.confidence)} % interval {est.low:.2f}–{est.high:.2f}"
-        + (" (wide)" if est.is_wide else "")
-    )
+    print(f"class prior {resolved.value_text()}: {resolved.describe()}")
     found = prior_sensitivity(
-        X_values, labels, board, prior, (est.low, est.high), random_state=table.random_state
+        X.to_numpy(dtype=np.float32),
+        labels,
+        board,
+        resolved.value,
+        resolved.interval,
+        random_state=request.table.random_state,
     )
+    digits = len(resolved.value_text().split(".")[1])
     for _, row in found.iterrows():
         print(
-            f"  {row['method']} (k={row['k']}) re-selected at prior {row['prior_low']:.2f}: "
-            f"Jaccard {row['jaccard_low']:.2f}; at {row['prior_high']:.2f}: "
+            f"  {row['method']} (k={row['k']}) re-selected at prior {row['prior_low']:.{digits}f}: "
+            f"Jaccard {row['jaccard_low']:.2f}; at {row['prior_high']:.{digits}f}: "
             f"Jaccard {row['jaccard_high']:.2f} (1 = the same columns)"
         )

@@ -214,9 +214,10 @@ def run(request: SelectRequest) -> int:
         selector.set_output(transform="pandas")
     print(f"{method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
     start = time.perf_counter()
-    prior_how, prior_ends = None, None
+    resolved, prior_ends = None, None
     if labels.values is not None:
-        prior_how, prior_ends = _estimate_prior(model, X, labels.values, progress=request.progress)
+        resolved = _estimate_prior(model, X, labels.values, progress=request.progress)
+        prior_ends = getattr(resolved, "interval", None)
         if prior_ends is not None and request.prior_checks:
             scar = _scar_warning(X, labels.values, request.random_state)
             if scar is not None:
@@ -229,18 +230,24 @@ def run(request: SelectRequest) -> int:
     seconds = time.perf_counter() - start
     fitted = getattr(selector, "estimator_", selector)
     prior = getattr(fitted, "prior_", None)
+    prior_how = resolved.describe() if hasattr(resolved, "describe") else resolved
     if prior is not None:
-        print(f"class prior used: {prior:.2f} ({prior_how})")
+        shown = resolved.value_text() if hasattr(resolved, "value_text") else f"{prior:.2f}"
+        print(f"class prior used: {shown} ({prior_how})")
     sensitivity = None
     if prior_ends is not None and request.prior_checks and _prior_key(selector) is not None:
         with _elapsed("re-selecting at the prior interval's ends", enabled=request.progress):
             sensitivity = _prior_sensitivity(selector, X, labels.values, prior_ends)
-        low, high = sensitivity
-        print(
-            f"selection at the interval's ends: prior {low['prior']:.2f} Jaccard "
-            f"{low['jaccard']:.2f}, prior {high['prior']:.2f} Jaccard {high['jaccard']:.2f} "
-            "(overlap with the set above; 1 = the same columns)"
-        )
+        if sensitivity is None:
+            print("selection at the interval's ends: not refitted (every column is selected)")
+        else:
+            low, high = sensitivity
+            digits = len(resolved.value_text().split(".")[1])
+            print(
+                f"selection at the interval's ends: prior {low['prior']:.{digits}f} Jaccard "
+                f"{low['jaccard']:.2f}, prior {high['prior']:.{digits}f} Jaccard "
+                f"{high['jaccard']:.2f} (overlap with the set above; 1 = the same columns)"
+            )
     screened = next(
         (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
         None,

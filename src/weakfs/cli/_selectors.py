@@ -262,54 +262,32 @@ def _elapsed(desc: str, *, enabled: bool) -> Iterator[None]:
         bar.close()
 
 
-def _estimate_prior(
-    model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool
-) -> tuple[str | None, tuple[float, float] | None]:
-    """Resolve ``prior="auto"`` here, so that the prior printed is the one the model uses.
-
-    Same call as the model's own ``"auto"`` (the model validates ``X`` to float32 first), with
-    its bootstrap interval.  Returns how the prior was obtained (with the interval, or one clause
-    saying why there is none; None when the model uses no prior) and the interval's ends (None
-    without one).
-    """
+def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: bool):
+    """Resolve ``prior="auto"`` here, with its interval, so that the prior printed is the one the
+    model uses (the model is given the value).  Returns the
+    :class:`~weakfs.pu.ResolvedPrior`, the text ``"share of positives (risk='PN')"`` for a PN
+    model, or None when the model uses no prior."""
     params = model.get_params(deep=False)
     if "prior" not in params:
-        return None, None
+        return None
     if params["prior"] != "auto":
-        return "given", None
+        from weakfs.pu import ResolvedPrior
+
+        return ResolvedPrior(float(params["prior"]), "given")
     if params.get("risk", "nnPU") == "PN":
-        return "share of positives (risk='PN')", None
-    import warnings
+        return "share of positives (risk='PN')"
+    from weakfs.pu import resolve_class_prior
 
-    from weakfs.pu import WidePriorIntervalWarning, estimate_class_prior
-    from weakfs.pu._prior import MIN_ROWS_FOR_INTERVAL
-
-    X_values = X.to_numpy(dtype=np.float32)
-    method = estimate_class_prior.__kwdefaults__["method"]
-    settings = {
-        "unlabeled": params.get("unlabeled", "all"),
-        "random_state": params.get("random_state"),
-    }
-    n_labeled = int(np.sum(labels == 1))
-    fewest = min(n_labeled, labels.shape[0] - n_labeled)
-    ends = None
-    with _elapsed(f"class prior ({method})", enabled=progress):
-        if fewest < MIN_ROWS_FOR_INTERVAL:  # the point estimate alone, and say why
-            prior = estimate_class_prior(X_values, labels, **settings)
-            interval = (
-                f"no interval: it needs {MIN_ROWS_FOR_INTERVAL} labeled and "
-                f"{MIN_ROWS_FOR_INTERVAL} unlabeled rows, there are {n_labeled} labeled"
-            )
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", WidePriorIntervalWarning)
-                estimate = estimate_class_prior(X_values, labels, return_interval=True, **settings)
-            prior = estimate.prior
-            ends = (float(estimate.low), float(estimate.high))
-            interval = f"{round(100 * estimate.confidence)} % interval {estimate.low:.2f}–"
-            interval += f"{estimate.high:.2f}" + (", wide" if estimate.is_wide else "")
-    model.set_params(prior=prior)
-    return f"{interval}, estimated by estimate_class_prior, method {method!r}", ends
+    with _elapsed("class prior (bbe)", enabled=progress):
+        resolved = resolve_class_prior(
+            X.to_numpy(dtype=np.float32),  # as the model validates X
+            labels,
+            unlabeled=params.get("unlabeled", "all"),
+            interval=True,
+            random_state=params.get("random_state"),
+        )
+    model.set_params(prior=resolved.value)
+    return resolved
 
 
 def _scar_warning(X: pd.DataFrame, labels: np.ndarray, random_state) -> str | None:
@@ -330,18 +308,18 @@ def _prior_key(selector) -> str | None:
     return min(keys, key=len) if keys else None
 
 
-def _prior_sensitivity(selector, X, labels, ends: tuple[float, float]) -> list[dict]:
-    """Re-select at each end of the prior's interval: the prior and the Jaccard overlap of the
-    chosen set with the fitted ``selector``'s (1 = the same columns)."""
+def _prior_sensitivity(selector, X, labels, ends: tuple[float, float]) -> list[dict] | None:
+    """Re-select at each end of the prior's interval (``selection_at_interval_ends``); None when
+    the fitted ``selector`` keeps every column (the same at every prior)."""
     from sklearn.base import clone
 
+    from weakfs.pu import selection_at_interval_ends
+
     key = _prior_key(selector)
-    chosen = set(np.flatnonzero(selector.get_support()))
-    out = []
-    for prior in ends:
+
+    def select_at(prior: float) -> set[int]:
         other = clone(selector).set_params(**{key: prior}).fit(X, labels)
-        again = set(np.flatnonzero(other.get_support()))
-        union = chosen | again
-        jaccard = len(chosen & again) / len(union) if union else 1.0
-        out.append({"prior": prior, "jaccard": jaccard})
-    return out
+        return set(np.flatnonzero(other.get_support()))
+
+    chosen = set(np.flatnonzero(selector.get_support()))
+    return selection_at_interval_ends(select_at, chosen, ends, X.shape[1])

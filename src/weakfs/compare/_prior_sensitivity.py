@@ -13,6 +13,7 @@ import pandas as pd
 
 from weakfs._scores import feature_order
 from weakfs.compare._methods import METHODS
+from weakfs.pu import selection_at_interval_ends
 
 __all__ = ["PRIOR_READERS", "prior_sensitivity"]
 
@@ -26,11 +27,6 @@ def _chosen(name: str, k: int, prior: float, seed: int, X, y) -> set[int]:
     if spec.ranker:
         return {int(j) for j in feature_order(est)[:k]}
     return {int(j) for j in np.flatnonzero(est.get_support())}
-
-
-def _jaccard(a: set[int], b: set[int]) -> float:
-    union = a | b
-    return len(a & b) / len(union) if union else 1.0
 
 
 def prior_sensitivity(
@@ -54,22 +50,35 @@ def prior_sensitivity(
     -------
     DataFrame
         One row per prior-reading method of the board: ``method``, ``k``, ``prior_low``,
-        ``jaccard_low``, ``prior_high``, ``jaccard_high``.
+        ``jaccard_low``, ``prior_high``, ``jaccard_high``.  A method whose board k is every
+        column is left out: its selection is the same at every prior.
     """
     rows = []
     chosen_k = board[board["auto_k"]].set_index("method")["k"]
+    n_features = X.shape[1]
     for name in [m for m in PRIOR_READERS if m in chosen_k.index]:
         k = int(chosen_k[name])
+        if k >= n_features:  # every column at every prior: nothing to refit
+            continue
         at_prior = _chosen(name, k, prior, random_state, X, y)
-        low, high = (_chosen(name, k, end, random_state, X, y) for end in ends)
+        ends_found = selection_at_interval_ends(
+            lambda p, name=name, k=k: _chosen(name, k, p, random_state, X, y),
+            at_prior,
+            ends,
+            n_features,
+        )
+        if ends_found is None:
+            continue
+        low, high = ends_found
         rows.append(
             {
                 "method": name,
                 "k": k,
-                "prior_low": float(ends[0]),
-                "jaccard_low": _jaccard(at_prior, low),
-                "prior_high": float(ends[1]),
-                "jaccard_high": _jaccard(at_prior, high),
+                "prior_low": low["prior"],
+                "jaccard_low": low["jaccard"],
+                "prior_high": high["prior"],
+                "jaccard_high": high["jaccard"],
             }
         )
-    return pd.DataFrame(rows)
+    columns = ["method", "k", "prior_low", "jaccard_low", "prior_high", "jaccard_high"]
+    return pd.DataFrame(rows, columns=columns)

@@ -24,7 +24,6 @@ from weakfs._scores import feature_order
 from weakfs.feature_selection._common import (
     check_meta_input,
     default_model,
-    pu_prior,
     pu_scorer,
 )
 from weakfs.model_selection import PUStratifiedKFold
@@ -156,7 +155,10 @@ class SelectKByCV(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         ks = default_k_grid(d) if self.ks is None else sorted({int(k) for k in self.ks})
         if ks[0] < 1 or ks[-1] > d:
             raise ValueError(f"ks must lie in [1, n_features={d}]; got {ks}")
-        self.prior_, self.prior_how_ = pu_prior(X, s, self.prior, self.random_state)
+        from weakfs.pu import resolve_class_prior
+
+        resolved = resolve_class_prior(X, s, self.prior, random_state=self.random_state)
+        self.prior_, self.prior_how_ = resolved.value, resolved.how
         scorer = pu_scorer(self.scoring, self.prior_)
         model = default_model() if self.model is None else self.model
         folds = PUStratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)

@@ -1,9 +1,8 @@
-"""What the meta-selectors share: input checks, the class prior they score with, the PU scorer
-and a default downstream model."""
+"""What the meta-selectors share: input checks, the PU scorer and a default downstream model
+(the class prior they score with is resolved by ``weakfs.pu.resolve_class_prior``)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
@@ -12,29 +11,13 @@ from sklearn.utils.validation import validate_data
 
 from weakfs.model_selection import make_pu_scorer
 
-__all__ = ["check_meta_input", "default_model", "pu_prior", "pu_scorer"]
+__all__ = ["check_meta_input", "default_model", "pu_scorer"]
 
 
 def default_model():
     """The downstream model scored on selected columns: standardised logistic regression (fast;
     its scores rank rows by ``P(s = 1 | x)``, which under SCAR ranks them as ``P(y = 1 | x)``)."""
     return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-
-
-def pu_prior(X, s, prior, random_state=None) -> tuple[float, str]:
-    """``(prior, how)``: the given prior, or ``estimate_class_prior``'s for ``"auto"`` (its
-    method named), raised just above the labeled share if the estimate falls below it."""
-    if prior != "auto":
-        return float(prior), "given"
-    from weakfs.pu import estimate_class_prior
-
-    value = float(estimate_class_prior(X, s, random_state=random_state))
-    labeled = float(np.mean(np.asarray(s) == 1))
-    how = "estimated by estimate_class_prior (best-bin estimation)"
-    if value <= labeled:
-        value = min(0.999, labeled + 0.01)
-        how += ", raised to just above the labeled share"
-    return value, how
 
 
 def pu_scorer(metric: str, prior: float):

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select
-from weakfs.feature_selection._common import check_meta_input, pu_prior, pu_scorer
+from weakfs.feature_selection._common import check_meta_input, pu_scorer
 
 __all__ = ["PUPermutationSelector"]
 
@@ -127,7 +127,10 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         X = np.asarray(X) if not hasattr(X, "iloc") else X
         s = check_pu_labels(y, name="y").astype(int)
         k = check_n_features_to_select(self.n_features_to_select, X.shape[1])
-        self.prior_, self.prior_how_ = pu_prior(X, s, self.prior, self.random_state)
+        from weakfs.pu import resolve_class_prior
+
+        resolved = resolve_class_prior(X, s, self.prior, random_state=self.random_state)
+        self.prior_, self.prior_how_ = resolved.value, resolved.how
         seed = check_random_state(self.random_state).randint(2**31 - 1)
         train, test = train_test_split(
             np.arange(X.shape[0]), test_size=self.test_size, stratify=s, random_state=seed

@@ -15,6 +15,11 @@ from weakfs.pu._jmi import MRMRSelector, SemiJMISelector
 from weakfs.pu._lgbm_opt import LGBMOptSelector
 from weakfs.pu._nnpu import NNPUClassifier, UPUClassifier
 from weakfs.pu._prior import ClassPriorEstimate, WidePriorIntervalWarning, estimate_class_prior
+from weakfs.pu._prior_resolution import (
+    ResolvedPrior,
+    resolve_class_prior,
+    selection_at_interval_ends,
+)
 from weakfs.pu._pu_extra_trees import PUExtraTreesClassifier, PUTree
 from weakfs.pu._pual import GLLCClassifier, PUALClassifier
 from weakfs.pu._scar_check import SCARCheck, check_scar
@@ -32,6 +37,7 @@ __all__ = [
     "PUALClassifier",
     "PUExtraTreesClassifier",
     "PUTree",
+    "ResolvedPrior",
     "SCARCheck",
     "SemiJMISelector",
     "UPUClassifier",
@@ -39,4 +45,6 @@ __all__ = [
     "check_scar",
     "estimate_class_prior",
     "gkf_pual_path",
+    "resolve_class_prior",
+    "selection_at_interval_ends",
 ]

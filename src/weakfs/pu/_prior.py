@@ -396,7 +396,7 @@ def _estimate_class_prior(
 ):
     """:func:`estimate_class_prior` for PU labels ``s`` that :func:`check_pu_labels` (or
     ``check_pu_target``) has already returned, and settings it has already checked; its defaults
-    are ``estimate_class_prior.__kwdefaults__``."""
+    are those of :func:`estimate_class_prior`."""
     (result,) = _estimate_many(
         X,
         s,

@@ -24,7 +24,7 @@ from weakfs._labels import check_finite_target, check_pu_target
 from weakfs._progress import progress
 from weakfs._tree._shared import resolve_max_features
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
-from weakfs.pu._prior import _estimate_class_prior, estimate_class_prior
+from weakfs.pu._prior_resolution import resolve_class_prior
 
 __all__ = ["PUExtraTreesClassifier", "PUTree"]
 
@@ -195,7 +195,8 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's minimum leaf size).
     prior : float in (0, 1) or "auto", default="auto"
         Class prior ``π = P(y = +1)`` of the unlabeled sample.  ``"auto"`` estimates it with
-        :func:`weakfs.pu.estimate_class_prior` (its default, best-bin estimation; SCAR).  In PN
+        :func:`weakfs.pu.resolve_class_prior` (best-bin estimation, SCAR; raised just above the
+        labeled share if the estimate falls onto it).  In PN
         mode, ``"auto"`` uses the positive share of ``y`` (a float re-weights the classes).
     unlabeled : {"all", "unlabeled"}, default="all"
         How ``U`` is formed: ``"all"`` = every row of ``X`` including the labeled positives (the
@@ -339,13 +340,9 @@ class PUExtraTreesClassifier(ClassifierMixin, BaseEstimator):
         in_u = np.ones(n, dtype=bool) if self.unlabeled == "all" else ~s
         n_u = int(in_u.sum())
         if self.prior == "auto":
-            # estimate_class_prior with its defaults, on the labels checked above (it would check
-            # them again)
-            settings = estimate_class_prior.__kwdefaults__ | {
-                "unlabeled": self.unlabeled,
-                "random_state": self.random_state,
-            }
-            prior = _estimate_class_prior(X, s_checked, **settings)
+            prior = resolve_class_prior(
+                X, s_checked, unlabeled=self.unlabeled, random_state=self.random_state
+            ).value
         else:
             prior = float(self.prior)
             if self.unlabeled == "all" and prior < n_l / n:
