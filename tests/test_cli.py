@@ -403,6 +403,18 @@ def test_every_registered_selector_is_available(capsys):
     assert set(available_selectors()) == set(SELECTORS)
 
 
+def test_every_method_of_a_board_runs_in_select_under_its_name(capsys):
+    """One list of methods: whatever compare can put on a board, select runs by that name."""
+    from weakfs.compare._methods import METHODS as COMPARED
+
+    assert set(COMPARED) <= set(SELECTORS)
+    argv = ["select", "--dataset", "ionosphere", "--positive", "g", "--labeled-fraction", "0.3"]
+    assert main([*argv, "--method", "pu-permutation", "-k", "4", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "selected 4" in printed
+    assert re.search(r"class prior used: \d\.\d+ \(90 % interval", printed)
+
+
 def test_old_method_names_are_aliases(tmp_path, capsys):
     from weakfs.cli import SELECTOR_ALIASES, SELECTORS
 

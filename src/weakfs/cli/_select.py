@@ -229,7 +229,8 @@ def run(request: SelectRequest) -> int:
             selector.fit(X)
     seconds = time.perf_counter() - start
     fitted = getattr(selector, "estimator_", selector)
-    prior = getattr(fitted, "prior_", None)
+    # the prior is the selector's own (PU permutation) or its model's (SelectFromModel)
+    prior = getattr(selector, "prior_", getattr(fitted, "prior_", None))
     prior_how = resolved.describe() if hasattr(resolved, "describe") else resolved
     if prior is not None:
         shown = resolved.value_text() if hasattr(resolved, "value_text") else f"{prior:.2f}"

@@ -171,11 +171,11 @@ def _check_chunksize(args: argparse.Namespace, method: str, spec: SelectorSpec) 
         return
     if args.chunksize < 1:
         _fail(f"--chunksize must be at least 1 row; got {args.chunksize}")
-    if not hasattr(_load_class(spec.target), "fit_chunks"):
+    if not hasattr(_load_class(spec), "fit_chunks"):
         streamed = [
             name
             for name, other in available_selectors().items()
-            if hasattr(_load_class(other.target), "fit_chunks")
+            if hasattr(_load_class(other), "fit_chunks")
         ]
         _fail(
             f"--chunksize streams the table for {', '.join(streamed)} only; {method} needs the "

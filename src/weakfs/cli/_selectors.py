@@ -4,148 +4,34 @@ class prior."""
 from __future__ import annotations
 
 import contextlib
-import importlib
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from weakfs._methods import METHOD_ALIASES, METHODS, canonical_method, load_method_class
+from weakfs._methods import MethodSpec as SelectorSpec
 from weakfs.cli._common import _fail, _names
 
 if TYPE_CHECKING:
     from weakfs.cli._select import SelectRequest
 
 
-@dataclass(frozen=True)
-class SelectorSpec:
-    """How ``weakfs select`` builds one selector.
-
-    Attributes
-    ----------
-    target : str
-        ``"module:Class"`` of the selector, or of the model whose importances pick the top k
-        features when ``from_model`` is true.
-    labels : {"pu", "semi", "none"}
-        The labels the selector reads.
-    help : str
-        One line for ``weakfs select --list``.
-    k_param : str or None
-        Parameter receiving ``-k``; ``None``: the method chooses its own number of features.
-    defaults : dict
-        Parameters the command line sets unless ``--set`` overrides them.
-    from_model : bool
-        Wrap the model in ``SelectFromModel(max_features=k)``.
-    one_hot : bool
-        Text columns are one-hot encoded by the command line; ``False``: the selector reads
-        them itself.
-    progress : str or None
-        Parameter that turns on the selector's own progress bar; ``None``: the command line
-        shows the elapsed time instead.
-    default_k : str
-        What the method selects without ``-k`` (``--help`` and ``--list`` say it).
-    """
-
-    target: str
-    labels: str
-    help: str
-    k_param: str | None = "n_features_to_select"
-    defaults: dict = field(default_factory=dict)
-    from_model: bool = False
-    one_hot: bool = True
-    progress: str | None = None
-    default_k: str = "half of the features"
-
-
-# name -> spec.  Each entry is imported lazily; `weakfs select --list` shows which are available.
-# Names use underscores; the same name with hyphens (fscpu-mi, semi-jmi) is accepted too.
-SELECTORS: dict[str, SelectorSpec] = {
-    "ufvs": SelectorSpec(
-        "weakfs.unsupervised:UFVSSelector",
-        "none",
-        "UFVS: a set of feature *values* (e.g. sex=m) that together cover every row, without "
-        "labels; for describing the data, not for choosing k columns",
-        k_param=None,
-        one_hot=False,
-        default_k="none: the value set follows from full coverage",
-    ),
-    "fscpu": SelectorSpec(
-        "weakfs.pu:FSCPUSelector",
-        "pu",
-        "FSCPU: cluster-assumption objective, compact GA",
-        progress="verbose",
-        default_k="half of the features",
-    ),
-    "fscpu_mi": SelectorSpec(
-        "weakfs.pu:FSCPUSelector",
-        "pu",
-        "FSCPU-MI: cluster objective plus semi-JMI",
-        defaults={"objective": "cluster+mi"},
-        progress="verbose",
-        default_k="half of the features",
-    ),
-    "semi_jmi": SelectorSpec(
-        "weakfs.pu:SemiJMISelector",
-        "pu",
-        "semi-JMI: JMI with unlabeled rows as negatives",
-        default_k="half of the features",
-    ),
-    "mrmr": SelectorSpec(
-        "weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels", default_k="half of the features"
-    ),
-    "pu_extra_trees": SelectorSpec(
-        "weakfs.pu:PUExtraTreesClassifier",
-        "pu",
-        "PU Extra Trees (nnPU, quadratic, prior estimated): top k by risk-reduction importance",
-        defaults={"prior": "auto", "n_jobs": -1},
-        from_model=True,
-        progress="verbose",
-        default_k="features with above-mean importance",
-    ),
-    "gkf_pual": SelectorSpec(
-        "weakfs.pu:GKFPUALSelector",
-        "pu",
-        "GKF-PUAL: the group lasso's features; with -k the k of the lambda1 path (as "
-        "GKFPUALSelector(n_features_to_select=k)), screened to 32 features first when there are "
-        "more (prefilter='auto')",
-        defaults={"prefilter": "auto"},
-        default_k="the non-zero groups at the default lambda1",
-    ),
-    "sewil": SelectorSpec(
-        "weakfs.semi_supervised:SEWILSelector",
-        "semi",
-        "SEW-IL: self-learning wrapper with the CBIL criterion and FSGA",
-        k_param=None,
-        defaults={"n_jobs": -1},
-        progress="verbose",
-        default_k="its own: the features of FSGA's final vote",
-    ),
-}
-
-
-# earlier method names, still accepted
-SELECTOR_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
-
-
-def canonical_method(name: str) -> str:
-    """The one spelling of a method name: underscores, aliases resolved."""
-    name = name.strip().lower().replace("-", "_")
-    return SELECTOR_ALIASES.get(name, name)
-
-
-def _load_class(target: str):
-    module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)
+#: the selectors ``weakfs select`` knows: weakfs's one method list (``weakfs._methods``), so
+#: every method a board shows can be run here under the same name
+SELECTORS: dict[str, SelectorSpec] = METHODS
+SELECTOR_ALIASES = METHOD_ALIASES
+_load_class = load_method_class
 
 
 def available_selectors() -> dict[str, SelectorSpec]:
     found = {}
     for name, spec in SELECTORS.items():
         try:
-            _load_class(spec.target)
+            _load_class(spec)
         except (ImportError, AttributeError):
             continue
         found[name] = spec
@@ -159,7 +45,7 @@ def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
     spec = SELECTORS.get(name)
     if spec is not None:
         try:
-            _load_class(spec.target)
+            _load_class(spec)
         except (ImportError, AttributeError):
             spec = None
     if spec is None:
@@ -172,7 +58,7 @@ def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
     """``(selector, model, notes)``: the model receives the options and ``--set`` (they are the
     same object unless the spec wraps the model in ``SelectFromModel``)."""
     spec, method, k = request.spec, request.method, request.k
-    cls = _load_class(spec.target)
+    cls = _load_class(spec)
     valid = cls().get_params(deep=False)
     unknown = [name for name in request.params if name not in valid]
     if unknown:
@@ -196,9 +82,7 @@ def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
     if request.prior is not None:
         if "prior" not in valid:
             with_prior = [
-                name
-                for name, other in available_selectors().items()
-                if "prior" in _load_class(other.target)().get_params(deep=False)
+                name for name, other in available_selectors().items() if other.reads_prior
             ]
             _fail(f"{method} uses no class prior; --prior applies to {', '.join(with_prior)}")
         kwargs["prior"] = request.prior

@@ -18,7 +18,7 @@ from weakfs.pu import selection_at_interval_ends
 __all__ = ["PRIOR_READERS", "prior_sensitivity"]
 
 #: the compare methods whose selection depends on the class prior
-PRIOR_READERS = ("pu_extra_trees", "pu_permutation")
+PRIOR_READERS = tuple(name for name, spec in METHODS.items() if spec.reads_prior)
 
 
 def _chosen(name: str, k: int, prior: float, seed: int, X, y) -> set[int]:

@@ -33,9 +33,11 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : classifier
+    estimator : classifier or None, default=None
         A PU classifier (fitted on PU labels, 1 = labeled) with ``predict_proba`` or
         ``decision_function`` (``predict`` for ``scoring="f1"``, ``"accuracy"``, ``"puf"``).
+        ``None``: :func:`~weakfs.feature_selection.default_model` (standardised logistic
+        regression, whose scores rank rows as ``P(y = 1 | x)`` under SCAR).
     n_features_to_select : int, float or None, default=None
         Features to keep: an int, a fraction in (0, 1] or ``None`` (half).
     scoring : {"roc_auc", "f1", "accuracy", "puf"}, default="roc_auc"
@@ -77,7 +79,7 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        "estimator": [HasMethods("fit")],
+        "estimator": [HasMethods("fit"), None],
         "n_features_to_select": [
             Interval(numbers.Integral, 1, None, closed="left"),
             Interval(numbers.Real, 0, 1, closed="right"),
@@ -96,7 +98,7 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     def __init__(
         self,
-        estimator,
+        estimator=None,
         n_features_to_select=None,
         *,
         scoring: str = "roc_auc",
@@ -135,7 +137,10 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         train, test = train_test_split(
             np.arange(X.shape[0]), test_size=self.test_size, stratify=s, random_state=seed
         )
-        self.estimator_ = clone(self.estimator).fit(_safe_indexing(X, train), s[train])
+        from weakfs.feature_selection._common import default_model
+
+        inner = default_model() if self.estimator is None else self.estimator
+        self.estimator_ = clone(inner).fit(_safe_indexing(X, train), s[train])
         result = permutation_importance(
             self.estimator_,
             _safe_indexing(X, test),
