@@ -535,11 +535,12 @@ def test_requests_are_frozen():
 
     parse = build_parser().parse_args
     select = SelectRequest.from_args(parse(["select", "x.csv", "--method", "puet", "--set", "a=1"]))
-    assert select.method == "pu_extra_trees" and select.path == Path("x.csv")
+    assert select.method == "pu_extra_trees" and select.table.path == Path("x.csv")
     reproduce = ReproduceRequest.from_args(parse(["reproduce", "demo", "--datasets", "a,b"]))
     assert reproduce.datasets == ("a", "b") and reproduce.options == {}
     datasets = DatasetsRequest.from_args(parse(["datasets", "--data-home", "here"]))
-    for request, name in [(select, "method"), (reproduce, "experiment"), (datasets, "data_home")]:
+    cases = [(select, "method"), (select.table, "path"), (reproduce, "experiment")]
+    for request, name in [*cases, (datasets, "data_home")]:
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(request, name, "other")
     with pytest.raises(TypeError):

@@ -77,7 +77,7 @@ def test_negative_gives_a_semi_supervised_method_two_labeled_classes(tmp_path, c
         .parse_args([*args, "--positive", "CAD", "--negative", "healthy"])
     )
     request = SelectRequest.from_args(parser_args)
-    labels = _prepare_labels(request, frame["diagnosis"])
+    labels = _prepare_labels(request.table, frame["diagnosis"])
     y = frame["diagnosis"].to_numpy()
     assert (labels.values[y == "CAD"] == 1).all() and (labels.values[y == "healthy"] == 0).all()
     assert (labels.values[pd.isna(y)] == -1).all()

@@ -6,15 +6,19 @@ import argparse
 import contextlib
 import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from weakfs.cli._common import _fail, _print_notes
-from weakfs.cli._select_request import SelectRequest, table_fields
-from weakfs.cli._selectors import SelectorSpec
-from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table
+from weakfs.cli._table import (
+    TableRequest,
+    _prepare_features,
+    _prepare_labels,
+    _read_table,
+    add_table_options,
+)
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -28,30 +32,7 @@ PARSER = {
 
 def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the arguments of ``weakfs compare`` to ``parser``."""
-    parser.add_argument("path", nargs="?", help="CSV or Parquet file")
-    parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
-    parser.add_argument("--sep", metavar="CHAR", help="separator of a CSV file (default: detected)")
-    lab = parser.add_argument_group("labels (as in weakfs select)")
-    lab.add_argument("--target", help="label column (file input)")
-    lab.add_argument("--positive", metavar="VALUE", help="target value of the labeled positives")
-    lab.add_argument(
-        "--negative",
-        metavar="VALUE",
-        help="target value of labeled negatives: compares the semi-supervised selectors",
-    )
-    lab.add_argument(
-        "--labeled-fraction",
-        type=float,
-        metavar="F",
-        help="simulate weak labels from a fully labelled target; adds the hidden-truth score",
-    )
-    lab.add_argument("--prior", metavar="VALUE|auto", help="class prior of the PU score")
-    col = parser.add_argument_group("columns (as in weakfs select)")
-    col.add_argument("--drop", nargs="+", default=[], metavar="COL")
-    col.add_argument("--categorical", nargs="+", default=[], metavar="COL")
-    col.add_argument("--keep", nargs="+", default=[], metavar="COL")
-    col.add_argument("--max-categories", type=int, default=50, metavar="N")
-    col.add_argument("--impute", choices=["median", "most_frequent"])
+    add_table_options(parser, command="compare")
     run = parser.add_argument_group("comparison")
     run.add_argument("--methods", help="comma-separated selectors (default: every one that fits)")
     run.add_argument("-k", metavar="K[,K...]", help="numbers of features (default: about 8)")
@@ -65,8 +46,6 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     )
     run.add_argument("--n-jobs", type=int, metavar="N", help="parallel (method, fold) jobs")
     run.add_argument("--scheduler", help="'local' for a Dask LocalCluster or tcp://host:port")
-    run.add_argument("--random-state", type=int, default=0, metavar="SEED")
-    run.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     out = parser.add_argument_group("output")
     out.add_argument("-o", "--output", help="the leaderboard (.md, .csv, .json or .html)")
     out.add_argument("--plot", metavar="FILE.png", help="score vs k and stability vs score")
@@ -88,7 +67,7 @@ class CompareRequest:
     """``weakfs compare`` as asked: the table and labels as ``weakfs select`` reads them, and the
     comparison's settings."""
 
-    table: SelectRequest
+    table: TableRequest
     methods: tuple[str, ...] | None
     ks: tuple[int, ...] | None
     cv: int
@@ -100,11 +79,8 @@ class CompareRequest:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CompareRequest:
-        if not args.dataset and not args.path:
-            _fail("give a CSV/Parquet file or --dataset NAME")
         kind = "semi" if args.negative is not None else "pu"
-        spec = SelectorSpec("", kind, "", k_param=None)
-        table = SelectRequest(method="compare", spec=spec, **table_fields(args))
+        table = TableRequest.from_args(args, method="compare", labels=kind)
         ks = None
         if args.k:
             try:
@@ -172,12 +148,12 @@ def run(request: CompareRequest) -> int:
     X, y, source = _read_table(table)
     if y is None:
         _fail("compare judges selectors by their labels: give --target (and --positive)")
-    if table.spec.labels == "pu" and table.positive is None:
+    if table.labels == "pu" and table.positive is None:
         _fail("give --positive VALUE (PU labels), or --positive and --negative (semi-supervised)")
-    labels = _prepare_labels(replace(table, method="compare"), y)
+    labels = _prepare_labels(table, y)
     features = _prepare_features(table, X)
     y_true = None
-    if table.labeled_fraction is not None and table.spec.labels == "pu":
+    if table.labeled_fraction is not None and table.labels == "pu":
         from weakfs.cli._table import _positive_mask
 
         y_true = _positive_mask(y, table.positive)[0].astype(int)
@@ -196,7 +172,7 @@ def run(request: CompareRequest) -> int:
             ks=None if request.ks is None else list(request.ks),
             cv=request.cv,
             prior=prior,
-            prior_interval=prior == "auto" and table.spec.labels == "pu",
+            prior_interval=prior == "auto" and table.labels == "pu",
             y_true=y_true,
             budget=request.budget,
             n_jobs=request.n_jobs,

@@ -20,7 +20,13 @@ from weakfs.cli._selectors import (
     apply_k,
     available_selectors,
 )
-from weakfs.cli._table import _prepare_features, _prepare_labels, _read_table, _stream_table
+from weakfs.cli._table import (
+    _prepare_features,
+    _prepare_labels,
+    _read_table,
+    _stream_table,
+    add_table_options,
+)
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -32,14 +38,8 @@ PARSER = {
 
 def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the arguments of ``weakfs select`` to ``parser``."""
-    parser.add_argument("path", nargs="?", help="CSV or Parquet file")
-    parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
+    add_table_options(parser, command="select")
     parser.add_argument("--list", action="store_true", help="list the selectors")
-    parser.add_argument(
-        "--sep",
-        metavar="CHAR",
-        help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
-    )
     parser.add_argument(
         "--chunksize",
         type=int,
@@ -48,65 +48,11 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "same selection as in memory): numeric and boolean columns only (text left out, IDs not "
         "detected), missing values an error, -o the only output",
     )
-    lab = parser.add_argument_group("labels")
-    lab.add_argument("--target", help="label column (file input)")
-    lab.add_argument(
-        "--positive",
-        metavar="VALUE",
-        help="target value of the (labeled) positives, read as the column's type "
-        "(True/False, text, number); PU methods",
-    )
-    lab.add_argument(
-        "--negative",
-        metavar="VALUE",
-        help="target value of labeled negatives, for semi-supervised methods (the other values "
-        "and blanks are unlabeled); PU methods read no negatives",
-    )
-    lab.add_argument(
-        "--labeled-fraction",
-        type=float,
-        metavar="F",
-        help="simulate weak labels from a fully labelled target: keep this share of the "
-        "positives' labels (SCAR), hide the rest",
-    )
-    lab.add_argument(
-        "--prior",
-        metavar="VALUE|auto",
-        help="class prior P(y=1) for methods that use one (default: auto, estimated)",
-    )
-    lab.add_argument(
+    parser.add_argument(
         "--no-prior-checks",
         action="store_true",
         help="with an estimated prior, skip the SCAR check and the re-selection at the ends of "
         "the prior's interval (each costs about one more estimate or fit)",
-    )
-    col = parser.add_argument_group("columns")
-    col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
-    col.add_argument(
-        "--categorical",
-        nargs="+",
-        default=[],
-        metavar="COL",
-        help="one-hot encode these (numbers or text, any number of values)",
-    )
-    col.add_argument(
-        "--keep",
-        nargs="+",
-        default=[],
-        metavar="COL",
-        help="use these although they look like IDs or dates",
-    )
-    col.add_argument(
-        "--max-categories",
-        type=int,
-        default=50,
-        metavar="N",
-        help="refuse text columns with more distinct values (default 50)",
-    )
-    col.add_argument(
-        "--impute",
-        choices=["median", "most_frequent"],
-        help="fill missing values (text columns: most frequent value); default: refuse them",
     )
     run = parser.add_argument_group("method")
     run.add_argument(
@@ -129,8 +75,6 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     run.add_argument(
         "--n-jobs", type=int, metavar="N", help="parallel jobs (methods that have them)"
     )
-    run.add_argument("--random-state", type=int, default=0, metavar="SEED", help="default 0")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     out = parser.add_argument_group("output")
     out.add_argument(
         "-o",
@@ -174,17 +118,26 @@ def main(args: argparse.Namespace) -> int:
 def run(request: SelectRequest) -> int:
     """Read the table, fit the selector, print the selected features and write the outputs."""
     method = request.method
-    selector, model, notes = _build_selector(request)
+    selector, model, notes = _build_selector(
+        request.method,
+        request.spec,
+        request.k,
+        request.params,
+        prior=request.table.prior,
+        n_jobs=request.n_jobs,
+        random_state=request.table.random_state,
+        progress=request.table.progress,
+    )
     if request.chunksize is not None:
         return _run_streamed(request, selector, notes)
-    X, y, source_name = _read_table(request)
+    X, y, source_name = _read_table(request.table)
     if X.shape[0] == 0 or X.shape[1] == 0:
         _fail(
             f"{source_name} has {X.shape[0]} rows and {X.shape[1]} feature columns; "
             "nothing to select from"
         )
-    labels = _prepare_labels(request, y)
-    features = _prepare_features(request, X)
+    labels = _prepare_labels(request.table, y)
+    features = _prepare_features(request.table, X)
     X = features.X
     per_column = _per_column(request, features)
     units = len(set(features.source.values())) if per_column else X.shape[1]
@@ -216,13 +169,13 @@ def run(request: SelectRequest) -> int:
     start = time.perf_counter()
     resolved, prior_ends = None, None
     if labels.values is not None:
-        resolved = _estimate_prior(model, X, labels.values, progress=request.progress)
+        resolved = _estimate_prior(model, X, labels.values, progress=request.table.progress)
         prior_ends = getattr(resolved, "interval", None)
         if prior_ends is not None and request.prior_checks:
-            scar = _scar_warning(X, labels.values, request.random_state)
+            scar = _scar_warning(X, labels.values, request.table.random_state)
             if scar is not None:
                 _print_notes("select", [scar])
-    with _elapsed(method, enabled=request.spec.progress is None and request.progress):
+    with _elapsed(method, enabled=request.spec.progress is None and request.table.progress):
         if labels.values is not None:
             selector.fit(X, labels.values)
         else:
@@ -237,7 +190,7 @@ def run(request: SelectRequest) -> int:
         print(f"class prior used: {shown} ({prior_how})")
     sensitivity = None
     if prior_ends is not None and request.prior_checks and _prior_key(selector) is not None:
-        with _elapsed("re-selecting at the prior interval's ends", enabled=request.progress):
+        with _elapsed("re-selecting at the prior interval's ends", enabled=request.table.progress):
             sensitivity = _prior_sensitivity(selector, X, labels.values, prior_ends)
         if sensitivity is None:
             print("selection at the interval's ends: not refitted (every column is selected)")
@@ -278,8 +231,8 @@ def run(request: SelectRequest) -> int:
 def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     """``--chunksize``: the selector fitted on the Parquet file's batches of rows
     (``fit_chunks``), its labels from the target column read whole."""
-    table = _stream_table(request)
-    labels = _prepare_labels(request, table.y)
+    table = _stream_table(request.table, request.chunksize)
+    labels = _prepare_labels(request.table, table.y)
     units = len(table.columns)
     if isinstance(request.k, int) and request.k > units:
         _fail(f"-k {request.k} is more than the {units} features")
@@ -288,11 +241,11 @@ def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     for line in labels.lines:
         print(line)
     print(
-        f"{request.method} on {request.path.name}: {table.n_rows} rows x {units} features, "
+        f"{request.method} on {request.table.path.name}: {table.n_rows} rows x {units} features, "
         f"streamed {request.chunksize} rows at a time"
     )
     start = time.perf_counter()
-    with _elapsed(request.method, enabled=request.progress):
+    with _elapsed(request.method, enabled=request.table.progress):
         selector.fit_chunks(table.chunks(labels.values))
     seconds = time.perf_counter() - start
     names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
@@ -369,7 +322,11 @@ def _write_selected(request, shape, names, scores, source, label, prior_info):
         "features": int(shape[1]),
         "class_prior": prior_info,
         "score": label,
-        "parameters": {"k": request.k, "random_state": request.random_state, **request.params},
+        "parameters": {
+            "k": request.k,
+            "random_state": request.table.random_state,
+            **request.params,
+        },
     }
     table = _selected_table(names, scores, source)
     _write_atomic(Path(request.output), request.output_format, table, meta)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pandas as pd
@@ -15,10 +14,6 @@ import pandas as pd
 from weakfs._methods import METHOD_ALIASES, METHODS, canonical_method, load_method_class
 from weakfs._methods import MethodSpec as SelectorSpec
 from weakfs.cli._common import _fail, _names
-
-if TYPE_CHECKING:
-    from weakfs.cli._select import SelectRequest
-
 
 #: the selectors ``weakfs select`` knows: weakfs's one method list (``weakfs._methods``), so
 #: every method a board shows can be run here under the same name
@@ -54,13 +49,22 @@ def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
     return name, spec
 
 
-def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
+def _build_selector(
+    method: str,
+    spec: SelectorSpec,
+    k,
+    params: Mapping[str, object],
+    *,
+    prior=None,
+    n_jobs: int | None = None,
+    random_state: int = 0,
+    progress: bool = True,
+) -> tuple[object, object, list[str]]:
     """``(selector, model, notes)``: the model receives the options and ``--set`` (they are the
     same object unless the spec wraps the model in ``SelectFromModel``)."""
-    spec, method, k = request.spec, request.method, request.k
     cls = _load_class(spec)
     valid = cls().get_params(deep=False)
-    unknown = [name for name in request.params if name not in valid]
+    unknown = [name for name in params if name not in valid]
     if unknown:
         _fail(
             f"{method} ({cls.__name__}) has no parameter {_names(map(repr, unknown))}; "
@@ -69,24 +73,24 @@ def _build_selector(request: SelectRequest) -> tuple[object, object, list[str]]:
     notes = []
     kwargs = dict(spec.defaults)
     if "random_state" in valid:
-        kwargs["random_state"] = request.random_state
+        kwargs["random_state"] = random_state
     if k == "auto" and spec.k_param is not None and _takes_auto(cls, spec.k_param):
         kwargs[spec.k_param] = "auto"  # the method's paper default; other k are set per table
-    if request.n_jobs is not None:
+    if n_jobs is not None:
         if "n_jobs" in valid:
-            kwargs["n_jobs"] = request.n_jobs
+            kwargs["n_jobs"] = n_jobs
         else:
             notes.append(f"{method} runs in one process: --n-jobs is ignored")
-    if spec.progress is not None and request.progress:
+    if spec.progress is not None and progress:
         kwargs[spec.progress] = True
-    if request.prior is not None:
+    if prior is not None:
         if "prior" not in valid:
             with_prior = [
                 name for name, other in available_selectors().items() if other.reads_prior
             ]
             _fail(f"{method} uses no class prior; --prior applies to {', '.join(with_prior)}")
-        kwargs["prior"] = request.prior
-    kwargs.update(request.params)
+        kwargs["prior"] = prior
+    kwargs.update(params)
     model = cls(**kwargs)
     if hasattr(model, "_validate_params"):
         model._validate_params()  # a bad --set value fails now, not after reading the table

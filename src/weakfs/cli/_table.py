@@ -1,31 +1,213 @@
-"""``weakfs select``: reading the table, the labels and the feature columns.
+"""The table a command reads: its options (:func:`add_table_options`), the request they make
+(:class:`TableRequest`), and reading the table, the labels and the feature columns.
 
-Each step takes the :class:`~weakfs.cli._select.SelectRequest` and returns what it prepared with
-the notes (remarks for stderr) and lines (for stdout) it has for the user.
+``weakfs select`` and ``weakfs compare`` add the same options and hold a :class:`TableRequest`;
+each step takes it and returns what it prepared with the notes (remarks for stderr) and lines
+(for stdout) it has for the user.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import importlib.util
 import re
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from weakfs._methods import METHODS
 from weakfs.cli._common import _fail, _names
-from weakfs.cli._selectors import available_selectors
 from weakfs.preprocessing._table import is_bool_column
-
-if TYPE_CHECKING:
-    from weakfs.cli._select import SelectRequest
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 OUTPUT_FORMATS = {".csv": "csv", ".json": "json", **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """Which table, labels and columns a command reads, as asked on the command line
+    (:meth:`from_args`).
+
+    Attributes
+    ----------
+    method : str
+        What reads the table, named in messages (a selector, or ``"compare"``).
+    labels : {"pu", "semi", "none"}
+        The labels it reads.
+    one_hot : bool
+        Text columns are one-hot encoded (False: the selector reads them itself).
+    path : Path or None
+        CSV/Parquet file to read, or None with ``dataset``.
+    dataset : str or None
+        Bundled or staged dataset to read instead of a file.
+    sep : str or None
+        Separator of a CSV file; None: detected.
+    target, positive, negative : str or None
+        Label column (file input), and the target values of the labeled positives and (for
+        semi-supervised methods) negatives, as typed.
+    labeled_fraction : float or None
+        Share of the labels kept when simulating weak labels.
+    prior : float, "auto" or None
+        Class prior in (0, 1), ``"auto"`` (estimated), or None (the method's default).
+    drop, categorical, keep : tuple of str
+        Columns left out, one-hot encoded, used although they look like IDs or dates.
+    max_categories : int
+        Most distinct values of a text column.
+    impute : {"median", "most_frequent"} or None
+        How missing values are filled; None: they are refused.
+    random_state : int
+        Seed of the method and of simulated labels.
+    progress : bool
+        Show progress on stderr.
+    """
+
+    method: str
+    labels: str
+    one_hot: bool = True
+    path: Path | None = None
+    dataset: str | None = None
+    sep: str | None = None
+    target: str | None = None
+    positive: str | None = None
+    negative: str | None = None
+    labeled_fraction: float | None = None
+    prior: float | str | None = None
+    drop: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    max_categories: int = 50
+    impute: str | None = None
+    random_state: int = 0
+    progress: bool = True
+
+    @classmethod
+    def from_args(
+        cls, args: argparse.Namespace, *, method: str, labels: str, one_hot: bool = True
+    ) -> TableRequest:
+        """The request of the options :func:`add_table_options` added, checked as far as they
+        can be without the data."""
+        if not args.dataset and not args.path:
+            _fail(f"give a CSV/Parquet file or --dataset NAME{_swallowed_file_hint(args)}")
+        if args.max_categories < 1:
+            _fail(f"--max-categories must be at least 1; got {args.max_categories}")
+        sep = None if args.sep is None else args.sep.encode().decode("unicode_escape")
+        if sep is not None and len(sep) != 1:
+            _fail(f"--sep takes one character (',', ';', '\\t', '|'); got {args.sep!r}")
+        return cls(
+            method=method,
+            labels=labels,
+            one_hot=one_hot,
+            path=None if args.dataset or not args.path else Path(args.path),
+            dataset=args.dataset or None,
+            sep=sep,
+            target=args.target,
+            positive=args.positive,
+            negative=args.negative,
+            labeled_fraction=args.labeled_fraction,
+            prior=_parse_prior(args.prior),
+            drop=tuple(args.drop),
+            categorical=tuple(args.categorical),
+            keep=tuple(args.keep),
+            max_categories=args.max_categories,
+            impute=args.impute,
+            random_state=args.random_state,
+            progress=not args.no_progress,
+        )
+
+
+def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
+    """Add the options of :class:`TableRequest` to ``parser`` (``weakfs select`` and ``weakfs
+    compare`` read a table the same way); ``command`` words the help of ``--labeled-fraction``
+    and ``--prior``."""
+    parser.add_argument("path", nargs="?", help="CSV or Parquet file")
+    parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
+    parser.add_argument(
+        "--sep",
+        metavar="CHAR",
+        help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
+    )
+    lab = parser.add_argument_group("labels")
+    lab.add_argument("--target", help="label column (file input)")
+    lab.add_argument(
+        "--positive",
+        metavar="VALUE",
+        help="target value of the (labeled) positives, read as the column's type "
+        "(True/False, text, number); PU methods",
+    )
+    lab.add_argument(
+        "--negative",
+        metavar="VALUE",
+        help="target value of labeled negatives, for semi-supervised methods (the other values "
+        "and blanks are unlabeled); PU methods read no negatives",
+    )
+    simulate = "simulate weak labels from a fully labelled target: keep this share of the "
+    simulate += "positives' labels (SCAR), hide the rest"
+    if command == "compare":
+        simulate += "; adds the score on the true labels"
+    lab.add_argument("--labeled-fraction", type=float, metavar="F", help=simulate)
+    lab.add_argument(
+        "--prior",
+        metavar="VALUE|auto",
+        help="class prior P(y=1) for methods that use one"
+        + (" and for the PU score" if command == "compare" else "")
+        + " (default: auto, estimated)",
+    )
+    col = parser.add_argument_group("columns")
+    col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
+    col.add_argument(
+        "--categorical",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="one-hot encode these (numbers or text, any number of values)",
+    )
+    col.add_argument(
+        "--keep",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="use these although they look like IDs or dates",
+    )
+    col.add_argument(
+        "--max-categories",
+        type=int,
+        default=50,
+        metavar="N",
+        help="refuse text columns with more distinct values (default 50)",
+    )
+    col.add_argument(
+        "--impute",
+        choices=["median", "most_frequent"],
+        help="fill missing values (text columns: most frequent value); default: refuse them",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument("--random-state", type=int, default=0, metavar="SEED", help="default 0")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _parse_prior(text: str | None) -> float | str | None:
+    if text is None or text == "auto":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = np.nan
+    if not 0 < value < 1:
+        _fail(f"--prior takes a number in (0, 1) or 'auto'; got {text!r}")
+    return value
+
+
+def _swallowed_file_hint(args: argparse.Namespace) -> str:
+    """A file name that ``--drop``/``--categorical``/``--keep`` took as a column name."""
+    swallowed = [
+        v for v in (*args.drop, *args.categorical, *args.keep) if Path(v).suffix in OUTPUT_FORMATS
+    ]
+    return f" ({swallowed[0]} was read as a column name: put the file first)" if swallowed else ""
 
 
 def _has_parquet_engine() -> bool:
@@ -83,7 +265,7 @@ def _separator_name(sep: str) -> str:
     return {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}.get(sep, repr(sep))
 
 
-def _read_table(request: SelectRequest) -> tuple[pd.DataFrame, pd.Series | None, str]:
+def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, str]:
     """Rows from a CSV/Parquet file or a bundled/staged dataset; the target column split off.
 
     A CSV file's separator is ``--sep`` or detected (comma, semicolon, tab or pipe)."""
@@ -199,8 +381,8 @@ def _other_values_note(y: pd.Series, mask: np.ndarray, method: str) -> str | Non
     )
 
 
-def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
-    kind, fraction = request.spec.labels, request.labeled_fraction
+def _prepare_labels(request: TableRequest, y: pd.Series | None) -> Labels:
+    kind, fraction = request.labels, request.labeled_fraction
     if kind == "none":
         if request.positive is not None or fraction is not None:
             ignored = "--positive and --labeled-fraction are ignored"
@@ -210,7 +392,7 @@ def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
         _fail(f"method {request.method!r} needs labels: give --target")
     if kind == "pu":
         if request.negative is not None:
-            semi = [n for n, spec in available_selectors().items() if spec.labels == "semi"]
+            semi = [n for n, spec in METHODS.items() if spec.labels == "semi"]
             _fail(
                 f"{request.method} reads PU labels (labeled positives, the rest unlabeled) and "
                 f"no labeled negatives: drop --negative, or use a semi-supervised method "
@@ -244,7 +426,7 @@ def _prepare_labels(request: SelectRequest, y: pd.Series | None) -> Labels:
     return Labels(labels, (line,))
 
 
-def _two_class_labels(request: SelectRequest, y: pd.Series) -> Labels:
+def _two_class_labels(request: TableRequest, y: pd.Series) -> Labels:
     """Semi-supervised labels from ``--positive`` (1) and ``--negative`` (0); every other row
     (blank or another value) is unlabeled (-1).  ``--positive`` alone: every other value is
     a negative, blank rows are unlabeled."""
@@ -272,7 +454,7 @@ def _two_class_labels(request: SelectRequest, y: pd.Series) -> Labels:
     return Labels(labels, (line,))
 
 
-def _pu_labels(request: SelectRequest, y: pd.Series) -> Labels:
+def _pu_labels(request: TableRequest, y: pd.Series) -> Labels:
     """PU labels: the rows equal to ``--positive`` labeled, or a share of them (SCAR)."""
     if request.positive is None:
         _fail("PU methods need --positive VALUE (the target value of labeled positives)")
@@ -349,7 +531,7 @@ def _check_names(option: str, names, columns: pd.Index, target) -> None:
         )
 
 
-def _prepare_features(request: SelectRequest, X: pd.DataFrame) -> Features:
+def _prepare_features(request: TableRequest, X: pd.DataFrame) -> Features:
     """The feature table the selector is fitted on, the source column of each feature, notes.
 
     :class:`~weakfs.preprocessing.TablePreparer` leaves out what is no feature (``--drop``, IDs,
@@ -370,7 +552,7 @@ def _prepare_features(request: SelectRequest, X: pd.DataFrame) -> Features:
         keep=request.keep,
         max_categories=request.max_categories,
         impute=request.impute,
-        one_hot=request.spec.one_hot,
+        one_hot=request.one_hot,
     )
     try:
         prepared = preparer.fit_transform(X)
@@ -454,7 +636,7 @@ def _is_numeric_field(field) -> bool:
     )
 
 
-def _stream_table(request: SelectRequest) -> StreamedTable:
+def _stream_table(request: TableRequest, chunksize: int) -> StreamedTable:
     """``--chunksize``: the schema, the target column and the numeric feature columns of a
     Parquet file, whose rows the fit streams.
 
@@ -499,6 +681,4 @@ def _stream_table(request: SelectRequest) -> StreamedTable:
     y = None
     if target is not None:
         y = pd.read_parquet(path, columns=[target])[target]
-    return StreamedTable(
-        path, y, columns, reader.metadata.num_rows, request.chunksize, tuple(notes)
-    )
+    return StreamedTable(path, y, columns, reader.metadata.num_rows, chunksize, tuple(notes))
