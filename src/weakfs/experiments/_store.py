@@ -86,12 +86,27 @@ def _canonical(value) -> str:
         return text
 
 
+class _NanNames(ast.NodeTransformer):
+    """``nan`` and ``inf`` as Python prints them inside a list, read back as floats."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in ("nan", "inf"):
+            return ast.copy_location(ast.Constant(float(node.id)), node)
+        return node
+
+
+def _literal(text: str):
+    """``ast.literal_eval`` that also reads ``nan`` and ``inf``."""
+    return ast.literal_eval(_NanNames().visit(ast.parse(text, mode="eval")))
+
+
 def _from_csv(value):
     """A result value as the cell returned it: lists (a figure's series, per-k accuracies) are
     written to the CSV as their Python text and read back as lists."""
     if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
         try:
-            parsed = ast.literal_eval(value)
+            # a list's missing values are written as Python prints them (nan)
+            parsed = _literal(value)
         except (ValueError, SyntaxError):  # text that only looks like a list: "[0.2, 0.4)"
             return value
         return parsed if isinstance(parsed, list) else value
