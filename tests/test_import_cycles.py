@@ -101,3 +101,46 @@ def test_no_cycle_closed_by_type_checking_imports():
 
 def test_a_cycle_is_found():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _package(module: str) -> str:
+    """The package a module belongs to for privacy: weakfs's first-level subpackage
+    (``weakfs.pu._prior`` -> ``weakfs.pu``), or ``weakfs`` for the ground floor."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 and not parts[1].startswith("_") else "weakfs"
+
+
+def private_imports() -> list[str]:
+    """Imports of a private module or name of another package (``from weakfs.pu._prior import
+    x`` in ``weakfs.cli``); the ground floor (``weakfs._labels`` ...) is everyone's."""
+    found = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("weakfs")):
+                continue
+            target = _package(node.module)
+            if target in ("weakfs", _package(name)):
+                continue
+            private = any(part.startswith("_") for part in node.module.split(".")[2:])
+            private |= any(alias.name.startswith("_") for alias in node.names)
+            if private:
+                found.append(f"{name}: from {node.module} import ...")
+    return found
+
+
+def test_no_package_imports_another_packages_private_names():
+    assert private_imports() == []
+
+
+def test_the_library_never_imports_the_experiments():
+    """The experiments build on the library, never the other way round (the command line,
+    which runs them, aside)."""
+    graph = import_graph(type_only_edges=True)
+    arrows = [
+        f"{source} -> {target}"
+        for source, targets in graph.items()
+        for target in targets
+        if target.startswith("weakfs.experiments")
+        and not source.startswith(("weakfs.experiments", "weakfs.cli"))
+    ]
+    assert arrows == []

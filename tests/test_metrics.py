@@ -36,7 +36,7 @@ def test_puf_score_by_hand():
 def test_fast_auc_is_scikit_learns(rows):
     from sklearn.metrics import roc_auc_score
 
-    from weakfs.metrics import _binary_roc_auc
+    from weakfs._estimator_scores import binary_roc_auc as _binary_roc_auc
 
     y = np.array([int(label) for label, _ in rows])
     score = np.array([value / 4 for _, value in rows])  # few values: many ties

@@ -13,15 +13,10 @@ import pandas as pd
 import pytest
 
 from weakfs.experiments import RunConfig, get, run_experiment
-from weakfs.experiments._report import paper_verdict
+from weakfs.experiments._report import NOT_DESCRIBED, NOT_STAGED, NOT_YET, paper_verdict
 from weakfs.experiments._runner import cell_key
 from weakfs.experiments.scoreboard._board_report import COLUMNS
-from weakfs.experiments.scoreboard._protocol import (
-    NOT_DESCRIBED,
-    NOT_STAGED,
-    NOT_YET,
-    SOURCES,
-)
+from weakfs.experiments.scoreboard._protocol import SOURCES
 from weakfs.experiments.scoreboard._report import VERDICTS, counts
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from weakfs._docstrings import fill_doc
+from weakfs._estimator_scores import binary_roc_auc
 from weakfs._labels import _as_1d, check_pu_labels
 
 __all__ = [
@@ -212,29 +213,8 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
     prior_unlabeled = (prior - labeled_share) / (1.0 - labeled_share)
     if prior_unlabeled >= 1.0:
         raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
-    auc_pu = _binary_roc_auc(s, score)
+    auc_pu = binary_roc_auc(s, score)
     return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)
-
-
-def _binary_roc_auc(y, score) -> float:
-    """ROC AUC of 0/1 labels ``y`` from finite scores: scikit-learn's ``roc_auc_score`` through
-    the Mann-Whitney statistic (ties counted one half), without its input checks, which cost
-    most of its time on the thousands of small folds of a comparison.
-
-    Examples
-    --------
-    >>> _binary_roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
-    """
-    from scipy.stats import rankdata
-
-    y = np.asarray(y) == 1
-    n_pos = int(y.sum())
-    n_neg = y.size - n_pos
-    if n_pos == 0 or n_neg == 0:
-        raise ValueError("ROC AUC needs both classes among the labels")
-    ranks = rankdata(np.asarray(score, dtype=float))  # ties share their mean rank
-    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
 
 
 @dataclass(frozen=True)

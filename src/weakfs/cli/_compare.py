@@ -141,8 +141,12 @@ def _scheduler(address: str | None):
 def run(request: CompareRequest) -> int:
     import numpy as np
 
-    from weakfs.compare import compare_selectors
-    from weakfs.compare._output import leaderboard_summary, plot_leaderboard, write_leaderboard
+    from weakfs.compare import (
+        compare_selectors,
+        leaderboard_summary,
+        plot_leaderboard,
+        write_leaderboard,
+    )
 
     table = request.table
     X, y, source = _read_table(table)
@@ -206,7 +210,7 @@ def _print_prior_sensitivity(request: CompareRequest, X, labels, board) -> None:
     """With an estimated prior: its interval (the one ``compare_selectors`` resolved with the
     prior), and the prior-reading selectors re-run at the interval's ends (Jaccard overlap with
     their board selection)."""
-    from weakfs.compare._prior_sensitivity import PRIOR_READERS, prior_sensitivity
+    from weakfs.compare import PRIOR_READERS, prior_sensitivity
 
     resolved = board.attrs.get("prior_resolved")
     if resolved is None or not resolved.estimated:

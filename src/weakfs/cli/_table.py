@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from weakfs._columns import is_bool_column
 from weakfs._methods import METHODS
 from weakfs.cli._common import _fail, _names
-from weakfs.preprocessing._table import is_bool_column
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 OUTPUT_FORMATS = {".csv": "csv", ".json": "json", **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}

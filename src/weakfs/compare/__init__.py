@@ -2,5 +2,18 @@
 
 from weakfs.compare._leaderboard import ALL_FEATURES, RANDOM, compare_selectors
 from weakfs.compare._methods import METHODS, applicable_methods
+from weakfs.compare._output import leaderboard_summary, plot_leaderboard, write_leaderboard
+from weakfs.compare._prior_sensitivity import PRIOR_READERS, prior_sensitivity
 
-__all__ = ["ALL_FEATURES", "METHODS", "RANDOM", "applicable_methods", "compare_selectors"]
+__all__ = [
+    "ALL_FEATURES",
+    "METHODS",
+    "PRIOR_READERS",
+    "RANDOM",
+    "applicable_methods",
+    "compare_selectors",
+    "leaderboard_summary",
+    "plot_leaderboard",
+    "prior_sensitivity",
+    "write_leaderboard",
+]

@@ -21,13 +21,13 @@ from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing
 
+from weakfs._estimator_scores import binary_roc_auc, positive_scores
 from weakfs._scores import feature_order
 from weakfs._validation import spawn_seeds
 from weakfs.compare._methods import METHODS, applicable_methods
-from weakfs.feature_selection._auto_k import default_k_grid
-from weakfs.feature_selection._common import default_model, pu_scorer
-from weakfs.metrics import _binary_roc_auc, selection_stability
-from weakfs.model_selection import PUStratifiedKFold
+from weakfs.feature_selection import default_k_grid, default_model
+from weakfs.metrics import selection_stability
+from weakfs.model_selection import PUStratifiedKFold, make_pu_scorer
 
 __all__ = ["ALL_FEATURES", "RANDOM", "compare_selectors"]
 
@@ -57,7 +57,7 @@ class _Scorer:
 
     def __init__(self, kind: str, model, prior, y_true):
         self.kind, self.model, self.y_true = kind, model, y_true
-        self.pu = pu_scorer("roc_auc", prior) if kind == "pu" else None
+        self.pu = make_pu_scorer("roc_auc", prior=prior) if kind == "pu" else None
 
     def __call__(self, X, y, train, test, cols) -> tuple[float, float]:
         Xtr = _safe_indexing(_safe_indexing(X, train), cols, axis=1)
@@ -68,7 +68,7 @@ class _Scorer:
             score = self.pu(fitted, Xte, yte)
             truth = np.nan
             if self.y_true is not None:
-                truth = _binary_roc_auc(self.y_true[test], _positive_scores(fitted, Xte))
+                truth = binary_roc_auc(self.y_true[test], positive_scores(fitted, Xte))
             return float(score), float(truth)
         labeled = ytr != -1
         fitted = clone(self.model).fit(_safe_indexing(Xtr, np.flatnonzero(labeled)), ytr[labeled])
@@ -80,12 +80,6 @@ class _Scorer:
         if self.y_true is not None:
             truth = accuracy_score(self.y_true[test], fitted.predict(Xte))
         return float(score), float(truth)
-
-
-def _positive_scores(fitted, X) -> np.ndarray:
-    from weakfs.model_selection._scorers import _positive_scores as scores
-
-    return scores(fitted, X)
 
 
 def _method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, feature_names):

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weakfs.experiments._report import markdown_table
+from weakfs._markdown import markdown_table
 
 __all__ = ["leaderboard_summary", "plot_leaderboard", "write_leaderboard"]
 
@@ -114,7 +114,7 @@ def write_leaderboard(board: pd.DataFrame, path, fmt: str | None = None) -> str:
 def plot_leaderboard(board: pd.DataFrame, path=None):
     """Score against k per method (with the references), and stability against score at each
     method's chosen k; returns the figure."""
-    from weakfs.plotting._common import pyplot
+    from weakfs._matplotlib import pyplot
 
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))

@@ -9,7 +9,11 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from weakfs.utils import markdown_table
+
 __all__ = [
+    "SCOREBOARD_COLUMNS",
+    "cell_values",
     "markdown_table",
     "mean_sd",
     "ours_paper_grid",
@@ -17,7 +21,9 @@ __all__ = [
     "paper_rows",
     "paper_value",
     "paper_verdict",
+    "scoreboard_row",
     "summarize",
+    "verdict",
     "verdict_lines",
 ]
 
@@ -65,23 +71,6 @@ def ours_paper_grid(
             cells.append(f"{hit.iloc[0] if len(hit) else '–'} / {paper(r, c)}")
         grid.append(cells)
     return pd.DataFrame(grid, columns=[row, *present])
-
-
-def markdown_table(frame: pd.DataFrame) -> str:
-    """A GitHub markdown table (no optional dependency such as tabulate needed)."""
-    cols = [str(c) for c in frame.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
-    return "\n".join(lines)
-
-
-def _fmt(value) -> str:
-    if isinstance(value, float):
-        if np.isnan(value):
-            return "–"
-        return f"{value:.4g}"
-    return str(value)
 
 
 def paper_rows(text: str) -> list[list[str]]:
@@ -136,27 +125,34 @@ def paper_mean(paper: str) -> float:
     return value[0]
 
 
-def paper_verdict(values, paper) -> str:
-    """Where our mean sits against a paper's value ``"mean ± sd"`` (or a bare number).
+def verdict(paper_mean: float, paper_sd: float, ours_mean: float, ours_sd: float) -> str:
+    """The one verdict rule of every report and of the scoreboard (NaN = empty).
 
-    ``"within"`` when the difference is at most the paper's sd (or, where the paper gives no sd,
-    our own sd over the runs), else ``"above"`` or ``"below"``; ``"not run"`` without finite
-    values and ``"no paper value"`` when ``paper`` holds no number (``"NA"``, ``None``).
+    ``"within"`` when ``|ours_mean - paper_mean|`` is at most the paper's sd (where the paper
+    gives none, our own sd over the runs, 0 with one run), else ``"above"`` or ``"below"``;
+    ``"not run"`` without our mean and ``"no paper value"`` without the paper's.
     """
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
+    if not np.isfinite(ours_mean):
         return "not run"
-    value = _paper_value(paper)
-    if value is None:
+    if not np.isfinite(paper_mean):
         return "no paper value"
-    their_mean, spread = value
-    if spread is None:
-        spread = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    diff = float(v.mean()) - their_mean
+    spread = paper_sd if np.isfinite(paper_sd) else (ours_sd if np.isfinite(ours_sd) else 0.0)
+    diff = ours_mean - paper_mean
     if abs(diff) <= spread + TIE_TOLERANCE:
         return "within"
     return "above" if diff > 0 else "below"
+
+
+def paper_verdict(values, paper) -> str:
+    """:func:`verdict` of our finite ``values`` over the runs against a paper's value
+    ``"mean ± sd"`` (or a bare number; ``"NA"`` or ``None``: no paper value)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    value = _paper_value(paper)
+    p_mean, p_sd = value if value is not None else (np.nan, None)
+    ours_mean = float(v.mean()) if v.size else np.nan
+    ours_sd = float(v.std(ddof=1)) if v.size > 1 else np.nan
+    return verdict(float(p_mean), np.nan if p_sd is None else float(p_sd), ours_mean, ours_sd)
 
 
 def verdict_lines(
@@ -185,3 +181,68 @@ def verdict_lines(
         reason = (reasons or {}).get(group)
         lines.append(f"- {group}: " + "; ".join(parts) + (f". {reason}" if reason else ""))
     return "\n".join(lines) if groups else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# the scoreboard's rows: each paper's experiment package builds its own (``_scoreboard.py``)
+
+#: the columns of a scoreboard row
+SCOREBOARD_COLUMNS = [
+    "paper",
+    "table",
+    "row",
+    "metric",
+    "paper_mean",
+    "paper_sd",
+    "ours_mean",
+    "ours_sd",
+    "ours_runs",
+    "paper_runs",
+    "verdict",
+]
+#: the reasons a paper entry has no cell
+NOT_STAGED = "data not staged"
+NOT_DESCRIBED = "method not described anywhere we could read"
+NOT_YET = "not run yet"
+
+
+def scoreboard_row(paper, table, row, metric, values, printed, paper_runs, reason=NOT_YET) -> dict:
+    """One scoreboard entry: our finite ``values`` over the runs against the paper's ``printed``
+    value (``"mean ± sd"``, a bare number, a ``(mean, sd)`` pair or None), with the
+    :func:`verdict` (and, for *not run* or *no paper value*, its reason after a colon)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    value = printed if isinstance(printed, tuple) else paper_value(printed)
+    p_mean, p_sd = value if value is not None else (np.nan, None)
+    p_sd = np.nan if p_sd is None else float(p_sd)
+    ours_mean = float(v.mean()) if v.size else np.nan
+    ours_sd = float(v.std(ddof=1)) if v.size > 1 else np.nan
+    said = verdict(float(p_mean), p_sd, ours_mean, ours_sd)
+    if said == "not run":
+        said += f": {reason}"
+    elif said == "no paper value":
+        said += f": the paper prints {printed}"
+    return {
+        "paper": paper,
+        "table": table,
+        "row": row,
+        "metric": metric,
+        "paper_mean": float(p_mean),
+        "paper_sd": p_sd,
+        "ours_mean": ours_mean,
+        "ours_sd": ours_sd,
+        "ours_runs": int(v.size),
+        "paper_runs": paper_runs,
+        "verdict": said,
+    }
+
+
+def cell_values(frame: pd.DataFrame, column: str, **match) -> pd.Series:
+    """``column`` of the rows of ``frame`` whose entries equal ``match`` (none if a column of
+    the match, or ``column``, is absent)."""
+    if frame.empty or column not in frame or any(k not in frame for k in match):
+        return pd.Series(dtype=float)
+    keep = np.ones(len(frame), dtype=bool)
+    for key, value in match.items():
+        keep &= (frame[key] == value).to_numpy()
+    return frame.loc[keep, column]

@@ -434,16 +434,15 @@ class _ReadOptions(dict):
 
 def _report_gist(text: str) -> str:
     """A report without what only says how it was made: the command, date, wall time, library
-    versions and machine of its run, how many cells it asked for and where its cells were read
-    from (a ``--cached-only`` rewrite of the same cells on another installation, or with options
-    that ask for cells never run, says the same)."""
+    versions and machine of its run, and where its cells were read from (a ``--cached-only``
+    rewrite of the same cells on another installation says the same)."""
     text = re.sub(
         r"^- (Command|Date|Wall time of this invocation|Versions|Machine): .*$",
         "",
         text,
         flags=re.M,
     )
-    return re.sub(r"^(- Cells: \d+ finished) of .*$", r"\1", text, flags=re.M)
+    return re.sub(r"^(- Cells: \d+ finished of \d+) .*$", r"\1", text, flags=re.M)
 
 
 def _same_report(old: str, new: str) -> bool:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-
+from weakfs._estimator_scores import positive_scores
 from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
 
 __all__ = ["PUScorer", "make_pu_scorer"]
@@ -23,24 +22,6 @@ _METRICS = {
     "accuracy": (pu_accuracy_score, "predict"),
     "puf": (puf_score, "predict"),
 }
-
-
-def _positive_scores(estimator, X) -> np.ndarray:
-    """Continuous positive-class scores: ``decision_function`` if present, else
-    ``predict_proba[:, positive column]``."""
-    if hasattr(estimator, "decision_function"):
-        scores = np.asarray(estimator.decision_function(X), dtype=float)
-        if scores.ndim == 1:
-            return scores
-    if hasattr(estimator, "predict_proba"):
-        proba = np.asarray(estimator.predict_proba(X), dtype=float)
-        classes = list(getattr(estimator, "classes_", [0, 1]))
-        positive = classes.index(1) if 1 in classes else proba.shape[1] - 1
-        return proba[:, positive]
-    raise TypeError(
-        f"{type(estimator).__name__} has neither decision_function nor predict_proba: "
-        "the PU ROC AUC needs continuous scores"
-    )
 
 
 class PUScorer:
@@ -64,7 +45,7 @@ class PUScorer:
     def __call__(self, estimator, X, y) -> float:
         func, response = _METRICS[self.metric]
         if response == "score":
-            values = _positive_scores(estimator, X)
+            values = positive_scores(estimator, X)
         else:
             values = estimator.predict(X)
         if self.metric == "puf":

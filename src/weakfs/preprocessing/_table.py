@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
+from weakfs._columns import is_bool_column
 from weakfs._validation import as_pandas_if_table
 
 __all__ = ["TablePreparer", "is_bool_column", "is_text_column"]
@@ -32,16 +33,6 @@ _DATE_SHARE = 0.5
 _DATE_SAMPLE = 500
 #: the separator between a source column and a value in one-hot column names
 VALUE_SEPARATOR = "="
-
-
-def is_bool_column(column: pd.Series) -> bool:
-    """A bool column, or an object column of booleans with missing values (as CSV reads it)."""
-    if ptypes.is_bool_dtype(column):
-        return True
-    if column.dtype != object:
-        return False
-    present = column.dropna()
-    return len(present) > 0 and all(isinstance(v, bool | np.bool_) for v in present)
 
 
 def is_text_column(column: pd.Series) -> bool:

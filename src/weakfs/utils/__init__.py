@@ -1,1 +1,6 @@
-"""Internal utilities shared by the test-suite and the estimators."""
+"""Utilities shared by the test-suite, the estimators and the reports: ``markdown_table`` (a
+DataFrame as a GitHub markdown table, as every report and leaderboard writes it)."""
+
+from weakfs._markdown import markdown_table
+
+__all__ = ["markdown_table"]

@@ -29,6 +29,7 @@ from weakfs.experiments.fscpu._cells import (
 from weakfs.experiments.fscpu._data import load_table3, spambase_split, table3_split
 from weakfs.experiments.fscpu._figure1_report import write_report_f1
 from weakfs.experiments.fscpu._protocol import FIGURE1_CONDITIONS, RT_IOT_IDENTIFIERS
+from weakfs.experiments.fscpu._scoreboard_report import scoreboard_rows
 from weakfs.experiments.fscpu._table1_report import write_report_t1
 from weakfs.experiments.fscpu._table3_report import write_report_t3
 
@@ -38,6 +39,7 @@ __all__ = [
     "RT_IOT_IDENTIFIERS",
     "lgbm_auc",
     "load_table3",
+    "scoreboard_rows",
     "select_features",
     "spambase_split",
     "table3_split",

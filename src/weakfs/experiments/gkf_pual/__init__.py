@@ -22,6 +22,7 @@ from weakfs.experiments.gkf_pual._protocol import (
     R_CODE,
 )
 from weakfs.experiments.gkf_pual._report import write_report
+from weakfs.experiments.gkf_pual._scoreboard_report import scoreboard_rows
 from weakfs.experiments.gkf_pual._tasks import build_task, make_split
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "R_CODE",
     "build_task",
     "make_split",
+    "scoreboard_rows",
 ]
 
 TITLE = "GKF-PUAL: Table 2 (PU F1 of six classifiers) and Table 3 (irrelevant variables removed)"

@@ -10,8 +10,9 @@ included); ``π`` = the positive share of the training split; 100 trees, no dept
 from weakfs.experiments._registry import Experiment
 from weakfs.experiments.pu_extra_trees._cells import VERSION, make_cells, run_cell
 from weakfs.experiments.pu_extra_trees._report import write_report
+from weakfs.experiments.pu_extra_trees._scoreboard_report import scoreboard_rows
 
-__all__ = ["EXPERIMENT"]
+__all__ = ["EXPERIMENT", "scoreboard_rows"]
 
 TITLE = "PU Extra Trees: Tables 2-5, Appendix M and Figure 2"
 DESCRIPTION = "PU ET risk estimators/losses, tree baselines, top-k features, MNIST importances"

@@ -8,7 +8,7 @@ import pandas as pd
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
-from weakfs.experiments.scoreboard._board_report import UFVS_TABLE
+from weakfs.experiments.ufvs._scoreboard_report import UFVS_TABLE
 
 __all__ = ["VERDICTS", "counts", "write_report"]
 

@@ -27,8 +27,9 @@ from weakfs.experiments._registry import Experiment
 from weakfs.experiments.sewil._cells import VERSION, load_split, make_cells, run_cell
 from weakfs.experiments.sewil._protocol import SPLITS
 from weakfs.experiments.sewil._report import write_report
+from weakfs.experiments.sewil._scoreboard_report import scoreboard_rows
 
-__all__ = ["EXPERIMENT", "SPLITS", "load_split"]
+__all__ = ["EXPERIMENT", "SPLITS", "load_split", "scoreboard_rows"]
 
 TITLE = "SEW-IL: Tables 2, 3 and 4 (criteria, search strategies, state of the art)"
 EXPERIMENT = Experiment(

@@ -14,8 +14,9 @@ deterministic, so there is no seed axis.
 from weakfs.experiments._registry import Experiment
 from weakfs.experiments.ufvs._cells import VERSION, make_cells, run_cell
 from weakfs.experiments.ufvs._report import write_report
+from weakfs.experiments.ufvs._scoreboard_report import scoreboard_rows
 
-__all__ = ["EXPERIMENT"]
+__all__ = ["EXPERIMENT", "scoreboard_rows"]
 
 TITLE = "UFVS (Shin et al.): selection paths, Figures 5-10"
 DESCRIPTION = "UFVS over a range of cut-offs on the NIPS 2003 / WCCI 2006 / KDD 99 datasets"

@@ -1,0 +1,47 @@
+"""Scores of a fitted classifier and their ROC AUC: the ground floor that the PU metrics, the PU
+scorers and ``compare`` share."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["binary_roc_auc", "positive_scores"]
+
+
+def positive_scores(estimator, X) -> np.ndarray:
+    """Continuous positive-class scores: ``decision_function`` if present, else
+    ``predict_proba[:, positive column]``."""
+    if hasattr(estimator, "decision_function"):
+        scores = np.asarray(estimator.decision_function(X), dtype=float)
+        if scores.ndim == 1:
+            return scores
+    if hasattr(estimator, "predict_proba"):
+        proba = np.asarray(estimator.predict_proba(X), dtype=float)
+        classes = list(getattr(estimator, "classes_", [0, 1]))
+        positive = classes.index(1) if 1 in classes else proba.shape[1] - 1
+        return proba[:, positive]
+    raise TypeError(
+        f"{type(estimator).__name__} has neither decision_function nor predict_proba: "
+        "the PU ROC AUC needs continuous scores"
+    )
+
+
+def binary_roc_auc(y, score) -> float:
+    """ROC AUC of 0/1 labels ``y`` from finite scores: scikit-learn's ``roc_auc_score`` through
+    the Mann-Whitney statistic (ties counted one half), without its input checks, which cost
+    most of its time on the thousands of small folds of a comparison.
+
+    Examples
+    --------
+    >>> binary_roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    """
+    from scipy.stats import rankdata
+
+    y = np.asarray(y) == 1
+    n_pos = int(y.sum())
+    n_neg = y.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError("ROC AUC needs both classes among the labels")
+    ranks = rankdata(np.asarray(score, dtype=float))  # ties share their mean rank
+    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
