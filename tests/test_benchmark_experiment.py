@@ -60,7 +60,7 @@ def test_no_label_cell_has_ufvs_variance_and_references():
 
 
 def test_synthetic_pu_cell_scores_selections_by_the_truth():
-    cell = {"dataset": "synth-informative", "regime": "pu-scar-0.5", "seed": 0, "budget": 5}
+    cell = {"dataset": "synth-informative", "regime": "pu-scar-0.5", "seed": 0, "budget": 30}
     out = run_cell(cell)
     methods = out["method"]
     assert RANDOM in methods and ALL_FEATURES in methods
@@ -72,6 +72,11 @@ def test_synthetic_pu_cell_scores_selections_by_the_truth():
     assert auc[best] > out["random_auc"][i]
     assert out["fsr"][i] > out["k"][i] / out["n_features"]
     assert np.isfinite(out["prior"]) and 0 < out["prior"] < 1
+    # the board's flags: one recommendation, in its top group
+    assert sum(out["recommended"]) == 1
+    assert all(t for t, r in zip(out["tied"], out["recommended"]) if r) or (
+        out["method"][out["recommended"].index(True)] == ALL_FEATURES
+    )
 
 
 def _fake_table(n_datasets=4, seeds=3):

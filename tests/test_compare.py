@@ -83,7 +83,7 @@ def test_the_command_line_writes_every_format(tmp_path, capsys):
         assert main([*argv, "-o", str(out)]) == 0
         assert out.stat().st_size > 0
     printed = capsys.readouterr().out
-    assert "class prior used" in printed and "semi_jmi" in printed and "truth" in printed
+    assert "class prior used" in printed and "semi_jmi" in printed and "true labels" in printed
     payload = json.loads((tmp_path / "board.json").read_text())
     assert {"prior", "notes", "rows"} <= set(payload)
     capsys.readouterr()

@@ -60,6 +60,9 @@ class MethodSpec:
         ``compare``'s default settings; a wrapper's ``budget_param`` is scaled to the budget.
     budget_param : str or None
         The setting the budget scales (iterations, generations), within ``budget_range``.
+    greedy : bool
+        Its cost model: a greedy ranking whose cost grows with k as well as with the columns
+        (``compare`` scales a probe fit's time by both); else by the columns alone.
     """
 
     target: str
@@ -77,6 +80,7 @@ class MethodSpec:
     settings: dict = field(default_factory=dict)
     budget_param: str | None = None
     budget_range: tuple[int, int] = (1, 1)
+    greedy: bool = False
 
 
 def load_method_class(spec: MethodSpec):
@@ -197,8 +201,11 @@ METHODS: dict[str, MethodSpec] = {
         "pu",
         "semi-JMI: JMI with unlabeled rows as negatives",
         build=_semi_jmi,
+        greedy=True,
     ),
-    "mrmr": MethodSpec("weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels", build=_mrmr),
+    "mrmr": MethodSpec(
+        "weakfs.pu:MRMRSelector", "pu", "mRMR (MIQ) on PU labels", build=_mrmr, greedy=True
+    ),
     "pu_extra_trees": MethodSpec(
         "weakfs.pu:PUExtraTreesClassifier",
         "pu",

@@ -284,4 +284,6 @@ def selection_stability(supports, *, confidence: float = 0.95) -> StabilityEstim
     ) / denom
     variance = 4 / M**2 * np.sum((phi - phi.mean()) ** 2)
     half = norm.ppf(0.5 + confidence / 2) * np.sqrt(variance)
-    return StabilityEstimate(float(value), float(value - half), float(value + half), confidence, M)
+    # the normal interval can cross the index's range; Φ itself lies in [-1, 1]
+    low, high = max(-1.0, value - half), min(1.0, value + half)
+    return StabilityEstimate(float(value), float(low), float(high), confidence, M)

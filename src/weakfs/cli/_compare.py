@@ -139,6 +139,7 @@ def _scheduler(address: str | None):
 
 
 def run(request: CompareRequest) -> int:
+    began = time.perf_counter()  # the budget bounds the whole command, the table read included
     import numpy as np
 
     from weakfs.compare import (
@@ -178,7 +179,7 @@ def run(request: CompareRequest) -> int:
             prior=prior,
             prior_interval=prior == "auto" and table.labels == "pu",
             y_true=y_true,
-            budget=request.budget,
+            budget=_left(request.budget, began),
             n_jobs=request.n_jobs,
             random_state=table.random_state,
             progress=table.progress,
@@ -188,15 +189,27 @@ def run(request: CompareRequest) -> int:
         print(note)
     summary = leaderboard_summary(board)
     truth = "truth" in summary
-    print(f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its chosen k):")
+    print(
+        f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its automatic k; "
+        f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
+    )
     for rank, (_, row) in enumerate(summary.iterrows(), 1):
         stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
-        hidden = f"  truth {row['truth']:.3f}" if truth else ""
+        hidden = f"  true labels {row['truth']:.3f}" if truth else ""
+        flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
         print(
-            f"  {rank:2d}. {row['method']:15s} k={row['k']:<4d} score {row['score']:.3f} "
-            f"± {row['score_sd']:.3f}{hidden}{stab}"
+            f"  {rank:2d}.{flag} {row['method']:15s} k={row['k']:<5d} score {row['score']:.3f} "
+            f"[{row['score_low']:.3f}, {row['score_high']:.3f}]{hidden}{stab}"
         )
-    _print_prior_sensitivity(request, features.X, labels.values, board)
+    pick = board[board["recommended"]].iloc[0]
+    print(
+        f"recommended: {pick['method']} with k={pick['k']} "
+        f"(weakfs select --method {pick['method'].replace(' ', '_')} -k {pick['k']})"
+        if pick["method"] != "all features"
+        else "recommended: all features (no selection)"
+    )
+    remaining = None if request.budget is None else request.budget - (time.perf_counter() - began)
+    _print_prior_sensitivity(request, features.X, labels.values, board, remaining)
     if request.output:
         write_leaderboard(board, request.output)
         print(f"wrote the leaderboard to {request.output}")
@@ -206,10 +219,24 @@ def run(request: CompareRequest) -> int:
     return 0
 
 
-def _print_prior_sensitivity(request: CompareRequest, X, labels, board) -> None:
+def _left(budget: float | None, began: float) -> float | None:
+    """The budget less the time the command has used, at least the comparison's minimum."""
+    if budget is None:
+        return None
+    return max(budget - (time.perf_counter() - began), 5.0)
+
+
+def _score_words(board) -> str:
+    if board.attrs.get("labels") == "pu":
+        return "prior-corrected AUC of the PU labels"
+    return "accuracy on the labeled test rows"
+
+
+def _print_prior_sensitivity(request: CompareRequest, X, labels, board, remaining) -> None:
     """With an estimated prior: its interval (the one ``compare_selectors`` resolved with the
     prior), and the prior-reading selectors re-run at the interval's ends (Jaccard overlap with
-    their board selection)."""
+    their board selection), when the budget's ``remaining`` seconds allow it (four fits per
+    selector: at the prior and at both ends, each about one fold's fit on all rows)."""
     from weakfs.compare import PRIOR_READERS, prior_sensitivity
 
     resolved = board.attrs.get("prior_resolved")
@@ -221,6 +248,14 @@ def _print_prior_sensitivity(request: CompareRequest, X, labels, board) -> None:
         print(f"class prior: {resolved.no_interval}")
         return
     print(f"class prior {resolved.value_text()}: {resolved.describe()}")
+    readers = board[board["auto_k"] & board["method"].isin(PRIOR_READERS)]
+    cost = 4 * 1.5 * float(readers["seconds"].sum())
+    if remaining is not None and cost > remaining:
+        print(
+            f"  not re-selected at the interval's ends: about {cost:.0f} s, the budget leaves "
+            f"{max(remaining, 0):.0f} s"
+        )
+        return
     found = prior_sensitivity(
         X.to_numpy(dtype=np.float32),
         labels,

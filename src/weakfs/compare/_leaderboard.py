@@ -1,40 +1,61 @@
 """``compare_selectors``: which selector works on this table, judged from its own weak labels.
 
-Every applicable selector runs on the training part of each fold, a downstream model is fitted
-on the selected columns, and a score that needs only the weak labels (PU: the prior-corrected
-ROC AUC; semi-supervised: accuracy on the labeled test rows) judges it on the fold's test rows.
-Two reference rows come with every leaderboard: random selection of the same k, and all
-features.  Per selector and k: the score over folds, how stable the chosen sets are across folds
-(Nogueira et al., JMLR 2018), the seconds, and the features chosen in most folds.
+Every applicable selector runs on the training part of each fold (the folds repeated with other
+shuffles when labels are few), a downstream model is fitted on the selected columns, and a score
+that needs only the weak labels (PU: the prior-corrected ROC AUC, with the raw AUC of labeled
+against unlabeled rows beside it; semi-supervised: accuracy on the labeled test rows) judges it
+on the fold's test rows.  Two reference rows come with every leaderboard: random selection of
+the same k, and all features.  The steps: validate the input, plan the folds and the budget's
+deadline, score the references, the rankers (one fit per fold gives every k) and the wrappers
+(one fit per fold and k, at settings the budget allows), then build the board (``_board.py``:
+intervals, automatic k, top group, recommendation) and refit the recommended candidates on all
+rows.  Every step checks the deadline; what cannot run in the budget is left out with a note.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils import _safe_indexing
 
-from weakfs._estimator_scores import binary_roc_auc, positive_scores
 from weakfs._scores import feature_order
 from weakfs._validation import spawn_seeds
+from weakfs.compare._board import (
+    ALL_FEATURES,
+    RANDOM,
+    build_board,
+    n_repeats_for,
+)
+from weakfs.compare._folds import (
+    SCREEN_COLUMNS,
+    Failed,
+    Scorer,
+    Skipped,
+    add_method_records,
+    first_line,
+    method_fold,
+    reference_fold,
+)
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.feature_selection import default_k_grid, default_model
-from weakfs.metrics import selection_stability
-from weakfs.model_selection import PUStratifiedKFold, make_pu_scorer
+from weakfs.model_selection import PUStratifiedKFold
 
 __all__ = ["ALL_FEATURES", "RANDOM", "compare_selectors"]
 
-RANDOM = "random"
-ALL_FEATURES = "all features"
 #: the smallest budget a comparison can run in
 _MIN_SECONDS = 5.0
+#: columns and largest k of the rankers' probe fit (its cost is scaled to the table's columns,
+#: and for a greedy ranking to its k)
+PROBE_COLUMNS = 100
+PROBE_K = 10
+#: the least share of the budget a wrapper's trial fit is started with
+_MIN_WRAPPER_SHARE = 0.2
+#: the largest k of the default grid
+MAX_DEFAULT_K = 200
 #: the share of the budget planned for: estimates from one probe fit are rough
 _BUDGET_SHARE = 0.85
 
@@ -50,114 +71,6 @@ def _label_kind(y) -> str:
         "compare reads PU labels (1 = labeled positive, 0 = unlabeled) or semi-supervised labels "
         f"(-1 = unlabeled, at least two classes); y holds {sorted(map(str, classes))[:6]}"
     )
-
-
-class _Scorer:
-    """Fits the downstream model on selected columns and scores it on a fold's test rows."""
-
-    def __init__(self, kind: str, model, prior, y_true):
-        self.kind, self.model, self.y_true = kind, model, y_true
-        self.pu = make_pu_scorer("roc_auc", prior=prior) if kind == "pu" else None
-
-    def __call__(self, X, y, train, test, cols) -> tuple[float, float]:
-        Xtr = _safe_indexing(_safe_indexing(X, train), cols, axis=1)
-        Xte = _safe_indexing(_safe_indexing(X, test), cols, axis=1)
-        ytr, yte = y[train], y[test]
-        if self.kind == "pu":
-            fitted = clone(self.model).fit(Xtr, ytr)
-            score = self.pu(fitted, Xte, yte)
-            truth = np.nan
-            if self.y_true is not None:
-                truth = binary_roc_auc(self.y_true[test], positive_scores(fitted, Xte))
-            return float(score), float(truth)
-        labeled = ytr != -1
-        fitted = clone(self.model).fit(_safe_indexing(Xtr, np.flatnonzero(labeled)), ytr[labeled])
-        known = yte != -1
-        score = accuracy_score(
-            yte[known], fitted.predict(_safe_indexing(Xte, np.flatnonzero(known)))
-        )
-        truth = np.nan
-        if self.y_true is not None:
-            truth = accuracy_score(self.y_true[test], fitted.predict(Xte))
-        return float(score), float(truth)
-
-
-def _method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, feature_names):
-    """One method on one fold: rows of (k, score, truth, seconds, support)."""
-    spec = METHODS[name]
-    Xtr, ytr = _safe_indexing(X, train), y[train]
-    rows = []
-    if spec.ranker:
-        d = Xtr.shape[1]
-        # every column is the same set in any order: a greedy ranker (cost ~ k d) stops at the
-        # largest smaller k
-        k_fit = max([k for k in ks if k < d], default=1)
-        start = time.perf_counter()
-        est = spec.build(k_fit, settings, prior, seed).fit(Xtr, ytr)
-        order = feature_order(est)
-        seconds = time.perf_counter() - start
-        for k in ks:
-            cols = np.arange(d) if k == d else np.sort(order[:k])
-            score, truth = scorer(X, y, train, test, cols)
-            rows.append((k, score, truth, seconds, cols))
-        return rows
-    for k in ks:
-        start = time.perf_counter()
-        est = spec.build(k, settings, prior, seed).fit(Xtr, ytr)
-        cols = np.flatnonzero(est.get_support())
-        seconds = time.perf_counter() - start
-        score, truth = scorer(X, y, train, test, cols)
-        rows.append((k, score, truth, seconds, cols))
-    return rows
-
-
-def _first_line(exc: Exception) -> str:
-    """``"TypeName: first line of the message"`` (at most 200 characters of it)."""
-    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}"
-
-
-class _Failed(NamedTuple):
-    """A method's fit that raised on one fold: the board leaves the method out and says why."""
-
-    error: str
-
-
-def _method_fold_or_failure(*args):
-    """:func:`_method_fold`, or the error it raised: one selector failing on a table (a singular
-    mixture, a solver that cannot start) leaves it out of the board instead of ending the
-    comparison."""
-    try:
-        return _method_fold(*args)
-    except Exception as exc:  # any selector's failure is reported, not raised
-        return _Failed(_first_line(exc))
-
-
-def _add_method_records(records, notes, m, results) -> None:
-    """Add a method's fold rows to ``records``, or none of them (with a note) when a fold failed:
-    a method is compared only on every fold."""
-    failed = [(f, r) for f, r in enumerate(results) if isinstance(r, _Failed)]
-    if failed:
-        f, r = failed[0]
-        notes.append(f"{m} left out: its fit failed on fold {f + 1} ({r.error})")
-        return
-    for f, fold_rows in enumerate(results):
-        records += [(m, f, k, sc, tr, sec, cols) for k, sc, tr, sec, cols in fold_rows]
-
-
-def _reference_fold(n_random, seed, X, y, train, test, ks, scorer, d):
-    """Random selection (mean of ``n_random`` draws per k) and all features on one fold."""
-    rng = np.random.RandomState(seed)
-    rows = []
-    for k in ks:
-        draws = [np.sort(rng.choice(d, size=k, replace=False)) for _ in range(n_random)]
-        start = time.perf_counter()
-        results = [scorer(X, y, train, test, cols) for cols in draws]
-        seconds = (time.perf_counter() - start) / n_random
-        rows.append((RANDOM, k, *np.mean(results, axis=0), seconds, draws[0]))
-    start = time.perf_counter()
-    score, truth = scorer(X, y, train, test, np.arange(d))
-    rows.append((ALL_FEATURES, d, score, truth, time.perf_counter() - start, np.arange(d)))
-    return rows
 
 
 def _run(tasks, n_jobs, progress: bool, desc: str):
@@ -189,6 +102,337 @@ def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[
     return settings, None
 
 
+@dataclass
+class _Plan:
+    """What the steps of a comparison share, fixed before any fit."""
+
+    X: np.ndarray
+    y: np.ndarray
+    names: list[str]
+    kind: str
+    methods: list[str]
+    ks: list[int]
+    splits: list
+    seeds: list[int]
+    scorer: Scorer
+    prior: float | None
+    deadline: float | None
+    started: float
+    n_jobs: object
+    progress: bool
+    notes: list
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+
+def _validate(X, y, methods, ks, budget, y_true):
+    """``(X, names, y, kind, methods, ks, y_true)`` checked."""
+    names = list(X.columns.astype(str)) if hasattr(X, "columns") else None
+    X = X.to_numpy(dtype=float) if hasattr(X, "to_numpy") else np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] == 0:
+        raise ValueError(f"X must be a table with at least one column; got shape {X.shape}")
+    names = names or [f"x{j}" for j in range(X.shape[1])]
+    y = np.asarray(y)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
+    d = X.shape[1]
+    kind = _label_kind(y)
+    y = y.astype(int)
+    chosen = applicable_methods(kind, methods)
+    if not chosen:
+        raise ValueError(f"no selector reads {kind} labels")
+    # the default grid stops at MAX_DEFAULT_K on wide tables (a greedy ranker's cost grows
+    # with k d; "all features" is a row of its own)
+    ks = default_k_grid(min(d, MAX_DEFAULT_K), 8) if ks is None else sorted({int(k) for k in ks})
+    if ks[0] < 1 or ks[-1] > d:
+        raise ValueError(f"k must lie in [1, {d}] (the number of columns); got {ks}")
+    if budget is not None and not (np.isfinite(budget) and budget >= _MIN_SECONDS):
+        raise ValueError(
+            f"a budget of {budget!r} s cannot be met: give a number of seconds, at least "
+            f"{_MIN_SECONDS:g} (or None for no budget)"
+        )
+    if y_true is not None:
+        y_true = np.asarray(y_true)
+        if y_true.shape[0] != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y_true has {y_true.shape[0]}")
+        if kind == "pu":
+            if not set(np.unique(y_true).tolist()) <= {0, 1}:
+                raise ValueError(
+                    "y_true of PU labels must hold the true classes as 0/1 (1 = positive); got "
+                    f"{sorted(map(str, np.unique(y_true)))[:6]}"
+                )
+            y_true = y_true.astype(int)
+    return X, names, y, kind, chosen, ks, y_true
+
+
+def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
+    """``cv`` stratified folds, repeated ``n_repeats`` times with other shuffles."""
+    splits = []
+    for seed in spawn_seeds(random_state, n_repeats) if n_repeats > 1 else [random_state]:
+        folds = (PUStratifiedKFold if kind == "pu" else StratifiedKFold)(
+            cv, shuffle=True, random_state=seed
+        )
+        splits += list(folds.split(X, y))
+    return splits
+
+
+def _plan(plan: _Plan, rankers: list[str], n_random: int, cv: int) -> tuple[list[str], int]:
+    """Fit the references and rankers to the budget before running them: one probe each on the
+    first fold's training rows (the downstream model on every column; each ranker's fit) gives
+    their cost per fold; the random draws, then the repeated folds, are lowered, then the
+    costliest rankers left out, until references and rankers fit in 60 % of the time left
+    (the rest is for the wrappers and the refits).  Returns the rankers kept and the draws
+    per k."""
+    if plan.deadline is None:
+        return rankers, n_random
+    tr, te = plan.splits[0]
+    start = time.perf_counter()
+    plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
+    per_column = (time.perf_counter() - start) / plan.n_features
+    # the rankers' probe: a column subsample, its cost scaled to the columns they will read
+    # (a greedy ranker's cost grows about linearly with the columns at a given k)
+    n_read = min(plan.n_features, SCREEN_COLUMNS)
+    probe_cols = np.sort(
+        np.random.RandomState(plan.seeds[0]).choice(
+            plan.n_features, size=min(plan.n_features, PROBE_COLUMNS), replace=False
+        )
+    )
+    X_probe = plan.X[:, probe_cols]
+    ks_probe = [k for k in plan.ks if k <= PROBE_K] or [1]
+    k_fit = max([k for k in plan.ks if k < n_read], default=1)
+    labeled = tr[plan.y[tr] != plan.y[tr].min()][:15]
+    warm_train = np.concatenate([labeled, tr[plan.y[tr] == plan.y[tr].min()][:30]])
+    cost_of = {}
+    for m in rankers:
+        if time.time() > plan.deadline:
+            break
+        # a first fit on a few rows and columns compiles what a method compiles (numba), so
+        # that the timed probe measures the work only
+        method_fold(
+            m,
+            METHODS[m].settings,
+            plan.prior,
+            plan.seeds[0],
+            X_probe[:, :5],
+            plan.y,
+            warm_train,
+            te,
+            [1, 2],
+            plan.scorer,
+            plan.deadline,
+        )
+        t0 = time.perf_counter()
+        result = method_fold(
+            m,
+            METHODS[m].settings,
+            plan.prior,
+            plan.seeds[0],
+            X_probe,
+            plan.y,
+            tr,
+            te,
+            ks_probe,
+            plan.scorer,
+            plan.deadline,
+        )
+        seconds = time.perf_counter() - t0
+        scale = n_read / probe_cols.size
+        if METHODS[m].greedy:
+            scale *= max(1.0, k_fit / max(ks_probe))
+        if isinstance(result, Failed):
+            plan.notes.append(f"{m} left out: its fit failed on fold 1 ({result.error})")
+            continue
+        cost_of[m] = seconds * scale if isinstance(result, list) else np.inf
+    allowed = 0.6 * (plan.deadline - time.time())
+
+    def references(draws: int) -> float:
+        # all features once, and each k's draws at about k / d of that fit's cost (at least a
+        # quarter of it: a fit has a fixed cost)
+        per_fold = plan.n_features + draws * sum(max(k, plan.n_features / 4) for k in plan.ks)
+        return per_fold * per_column
+
+    kept = [m for m in rankers if np.isfinite(cost_of.get(m, np.inf))]
+    draws, folds = n_random, len(plan.splits)
+
+    def cost() -> float:
+        return folds * (references(draws) + sum(cost_of[m] for m in kept))
+
+    while draws > 1 and cost() > allowed:
+        draws = max(1, draws // 2)
+    while folds > cv and cost() > allowed:
+        folds -= cv
+    while kept and cost() > allowed:
+        dropped = max(kept, key=cost_of.get)
+        kept.remove(dropped)
+        plan.notes.append(
+            f"{dropped} left out for the budget: about {folds * cost_of[dropped]:.0f} s on "
+            f"{folds} folds (one fold's fit: {cost_of[dropped]:.1f} s)"
+        )
+    failed = [
+        m
+        for m in rankers
+        if m not in cost_of and any(m + " left out: its fit" in n for n in plan.notes)
+    ]
+    for m in rankers:
+        if m not in failed and (m not in cost_of or not np.isfinite(cost_of[m])):
+            plan.notes.append(f"{m} left out for the budget: its trial fit did not finish in time")
+    if draws < n_random:
+        plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
+    if folds < len(plan.splits):
+        plan.notes.append(
+            f"folds: {folds // cv} repetition(s) of the {cv} folds instead of "
+            f"{len(plan.splits) // cv}, to fit the budget"
+        )
+        del plan.splits[folds:]
+    return kept, draws
+
+
+def _score_references(plan: _Plan, n_random: int, records: list) -> None:
+    """Random columns and all features on every fold; the folds the deadline cut are dropped
+    for every row (all rows are compared on the same folds)."""
+    tasks = [
+        (
+            reference_fold,
+            (
+                n_random,
+                plan.seeds[f],
+                plan.X,
+                plan.y,
+                tr,
+                te,
+                plan.ks,
+                plan.scorer,
+                plan.n_features,
+                plan.deadline,
+            ),
+        )
+        for f, (tr, te) in enumerate(plan.splits)
+    ]
+    results = _run(tasks, plan.n_jobs, plan.progress, "references")
+    done = [i for i, r in enumerate(results) if not isinstance(r, Skipped)]
+    if len(done) < 2:
+        raise ValueError(
+            "the budget ran out before the references (random columns, all features) were "
+            "scored on two folds: give a larger --budget"
+        )
+    if len(done) < len(results):
+        plan.notes.append(
+            f"folds: {len(done)} of {len(results)} scored in the budget; every row is compared "
+            "on those"
+        )
+        plan.splits[:] = [plan.splits[i] for i in done]
+        results = [results[i] for i in done]
+    for f, fold_rows in enumerate(results):
+        records += [(row[0], f, *row[1:]) for row in fold_rows]
+
+
+def _method_tasks(plan: _Plan, m: str, settings: dict) -> list:
+    return [
+        (
+            method_fold,
+            (
+                m,
+                settings,
+                plan.prior,
+                plan.seeds[f],
+                plan.X,
+                plan.y,
+                tr,
+                te,
+                plan.ks,
+                plan.scorer,
+                plan.deadline,
+            ),
+        )
+        for f, (tr, te) in enumerate(plan.splits)
+    ]
+
+
+def _score_rankers(plan: _Plan, rankers: list[str], records: list) -> None:
+    tasks = [task for m in rankers for task in _method_tasks(plan, m, METHODS[m].settings)]
+    results = _run(tasks, plan.n_jobs, plan.progress, "selectors")
+    n = len(plan.splits)
+    for i, m in enumerate(rankers):
+        add_method_records(records, plan.notes, m, results[i * n : (i + 1) * n])
+
+
+def _score_wrappers(plan: _Plan, wrappers: list[str], records: list) -> None:
+    """Each wrapper at the settings the time left allows (a probe fit on the first fold's
+    training rows times the whole run), or left out with a note."""
+    for i, m in enumerate(wrappers):
+        settings = dict(METHODS[m].settings)
+        if plan.deadline is not None:
+            left = _BUDGET_SHARE * (plan.deadline - time.time())
+            share = left / (len(wrappers) - i)
+            if share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
+                # no probe: a trial fit alone would overrun the budget
+                plan.notes.append(f"{m} left out: the steps before it used the whole budget")
+                continue
+            tr0, _ = plan.splits[0]
+            ks = plan.ks
+            # the probe fits the middle k once; a wrapper's cost grows about linearly with k
+            k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
+            ks_run = [ks[-1]] if METHODS[m].ranker else ks
+            fits_per_unit = len(plan.splits) * sum(ks_run) / k_probe
+
+            def probe(trial, m=m, tr0=tr0, k_probe=k_probe):
+                t0 = time.perf_counter()
+                build = METHODS[m].build(k_probe, trial, plan.prior, plan.seeds[0])
+                build.fit(plan.X[tr0], plan.y[tr0])
+                return time.perf_counter() - t0
+
+            try:
+                settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
+            except Exception as exc:  # as a failed fold: left out, with why
+                plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
+                continue
+            if settings is None:
+                plan.notes.append(
+                    f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
+                    f"budget leaves {max(share, 0):.0f} s"
+                )
+                continue
+            param = METHODS[m].budget_param
+            if param is not None and settings[param] < METHODS[m].settings[param]:
+                plan.notes.append(
+                    f"{m}: {param}={settings[param]} (default {METHODS[m].settings[param]}) to "
+                    "fit the budget"
+                )
+        results = _run(_method_tasks(plan, m, settings), plan.n_jobs, plan.progress, m)
+        add_method_records(records, plan.notes, m, results)
+
+
+def _refit_candidates(plan: _Plan, board: pd.DataFrame, settings_of: dict) -> pd.DataFrame:
+    """``features``: for each method's automatic-k row, the columns a refit on all rows selects
+    (what ``weakfs select`` with the same method and k returns), when the budget leaves time
+    for it (about one fold's fit); else the columns chosen in the most folds
+    (``features_from`` says which)."""
+    features = list(board["features_in_folds"])
+    origin = ["chosen in the most folds"] * len(board)
+    for i, row in board.iterrows():
+        if row["method"] == ALL_FEATURES:
+            features[i], origin[i] = list(plan.names), "every column"
+            continue
+        if row["method"] == RANDOM or row["k_rule"] != "auto":
+            continue
+        if plan.deadline is not None and time.time() + 1.5 * row["seconds"] > plan.deadline:
+            continue
+        spec = METHODS[row["method"]]
+        try:
+            est = spec.build(int(row["k"]), settings_of[row["method"]], plan.prior, plan.seeds[0])
+            est.fit(plan.X, plan.y)
+        except Exception:  # the folds' sets stand; the fit's failure is theirs to report
+            continue
+        if spec.ranker:
+            cols = feature_order(est)[: int(row["k"])]
+        else:
+            cols = np.flatnonzero(est.get_support())
+        features[i], origin[i] = [plan.names[j] for j in cols], "refit on all rows"
+    return board.assign(features=features, features_from=origin)
+
+
 def compare_selectors(
     X,
     y,
@@ -197,6 +441,7 @@ def compare_selectors(
     ks=None,
     model=None,
     cv: int = 5,
+    n_repeats="auto",
     prior="auto",
     prior_interval: bool = False,
     n_random: int = 10,
@@ -225,6 +470,9 @@ def compare_selectors(
     cv : int, default=5
         Folds (PU: :class:`~weakfs.model_selection.PUStratifiedKFold`; semi-supervised:
         stratified on the labels, unlabeled rows a stratum of their own).
+    n_repeats : int or "auto", default="auto"
+        Repetitions of the ``cv`` folds with other shuffles; ``"auto"``: 3 under 50 labeled
+        rows, 2 under 200, else 1.  Every row is scored on the same folds.
     prior : float or "auto", default="auto"
         Class prior of the PU score; ``"auto"``: estimated once on all rows
         (:func:`weakfs.pu.resolve_class_prior`).
@@ -234,13 +482,13 @@ def compare_selectors(
     n_random : int, default=10
         Random draws per fold and k for the random reference.
     y_true : array-like, optional
-        The hidden truth (known when the weak labels were simulated): adds a ``truth`` column,
-        the same model scored against it, to check the weak-label ranking.
+        The true labels (known when the weak labels were simulated): adds a ``truth`` column,
+        the same model scored against them, to check the weak-label ranking.
     budget : float or None, default=300
-        Seconds for the whole comparison: the wrappers (FSCPU, SEW-IL, GKF-PUAL) get the time
-        the references and rankers leave, their iterations scaled to fit (the settings chosen
-        are reported in ``notes``); a wrapper that cannot fit at its smallest setting is left
-        out with a note.  ``None``: every method at its default settings.
+        Seconds for the whole comparison, a wall-clock deadline every step checks: the
+        wrappers (FSCPU, SEW-IL, GKF-PUAL) get the time the references and rankers leave, their
+        iterations scaled to fit (the settings chosen are reported in ``notes``); a method that
+        cannot finish in time is left out with a note.  ``None``: every method at its defaults.
     n_jobs : int or None
         Parallel (method, fold) jobs through joblib (a Dask backend works inside
         ``joblib.parallel_config(backend="dask")``).
@@ -249,18 +497,25 @@ def compare_selectors(
     progress : bool, default=False
         Progress bars on stderr.
     notes : list, optional
-        Receives sentences about what was done (the prior, budgeted settings, skipped methods).
+        Receives sentences about what was done (the prior, budgeted settings, skipped methods,
+        and whether the labels can tell the selectors apart).
 
     Returns
     -------
     leaderboard : DataFrame
-        One row per method and k: ``method``, ``k``, ``score``, ``score_sd``, ``truth``,
-        ``truth_sd`` (with ``y_true``), ``stability``, ``stability_low``, ``stability_high``,
-        ``seconds`` (per fold), ``auto_k`` (True on the k the one-standard-error rule picks for
-        the method) and ``features`` (the k features chosen in the most folds, most frequent
-        first).  ``attrs`` holds the prior, its source (``prior_how``), the
-        :class:`~weakfs.pu.ResolvedPrior` (``prior_resolved``, None for semi-supervised labels)
-        and the notes.
+        One row per method and k: ``method``, ``k``, ``k_rule`` (``"auto"`` on the k the
+        method's automatic rule picks, else ``"fixed"``), ``score`` (mean over the folds),
+        ``score_sd``, ``score_low`` and ``score_high`` (its 90 % interval, corrected for the
+        folds' overlap), ``raw_score`` (PU: the AUC of labeled against unlabeled rows, which
+        needs no prior; semi-supervised: the score), ``truth`` and ``truth_sd`` (with
+        ``y_true``), ``stability`` with ``stability_low``/``stability_high``, ``seconds`` (per
+        fold), ``tied`` (in the top group: not found worse than the best candidate),
+        ``recommended`` (exactly one row), ``features`` and ``features_from`` (the columns a
+        refit on all rows selects for the automatic-k rows, else those chosen in the most
+        folds), ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
+        prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
+        (``prior_resolved``, None for semi-supervised labels), the notes, ``verdict`` (the
+        sentence when the labels cannot tell the candidates apart, else None) and ``folds``.
 
     Examples
     --------
@@ -272,174 +527,81 @@ def compare_selectors(
     ...                           n_random=2, cv=3)
     >>> board[["method", "k"]].values.tolist()
     [['semi_jmi', 2], ['semi_jmi', 6], ['random', 2], ['random', 6], ['all features', 6]]
+    >>> int(board["recommended"].sum())
+    1
     """
-    start = time.perf_counter()
+    started = time.time()
+    deadline = None if budget is None else started + float(budget)
     notes = [] if notes is None else notes
-    names = list(X.columns.astype(str)) if hasattr(X, "columns") else None
-    X = X.to_numpy(dtype=float) if hasattr(X, "to_numpy") else np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] == 0:
-        raise ValueError(f"X must be a table with at least one column; got shape {X.shape}")
-    names = names or [f"x{j}" for j in range(X.shape[1])]
-    y = np.asarray(y)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
-    d = X.shape[1]
-    kind = _label_kind(y)
-    y = y.astype(int)
-    chosen = applicable_methods(kind, methods)
-    if not chosen:
-        raise ValueError(f"no selector reads {kind} labels")
-    ks = default_k_grid(d, 8) if ks is None else sorted({int(k) for k in ks})
-    if ks[0] < 1 or ks[-1] > d:
-        raise ValueError(f"k must lie in [1, {d}] (the number of columns); got {ks}")
-    if budget is not None and budget < _MIN_SECONDS:
-        raise ValueError(
-            f"a budget of {budget:g} s cannot be met: give at least {_MIN_SECONDS:g} s"
-        )
-    prior_value, prior_how, resolved = (None, None, None)
+    X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
+    n_labeled = int(np.sum(y == 1)) if kind == "pu" else int(np.sum(y != -1))
+    repeats = n_repeats_for(n_labeled) if n_repeats == "auto" else int(n_repeats)
+    if repeats < 1:
+        raise ValueError(f"n_repeats must be at least 1 or 'auto'; got {n_repeats!r}")
+    resolved = None
     if kind == "pu":
         from weakfs.pu import resolve_class_prior
 
         resolved = resolve_class_prior(
             X, y, prior, interval=prior_interval, random_state=random_state
         )
-        prior_value, prior_how = resolved.value, resolved.how
-        notes.append(f"class prior used: {prior_value:.4g} ({prior_how})")
-        folds = PUStratifiedKFold(cv, shuffle=True, random_state=random_state)
-        splits = list(folds.split(X, y))
-    else:
-        folds = StratifiedKFold(cv, shuffle=True, random_state=random_state)
-        splits = list(folds.split(X, y))
-    y_true = None if y_true is None else np.asarray(y_true)
-    if y_true is not None and y_true.shape[0] != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y_true has {y_true.shape[0]}")
-    if y_true is not None and kind == "pu":
-        if not set(np.unique(y_true).tolist()) <= {0, 1}:
-            raise ValueError(
-                "y_true of PU labels must hold the true classes as 0/1 (1 = positive); got "
-                f"{sorted(map(str, np.unique(y_true)))[:6]}"
-            )
-        y_true = y_true.astype(int)
-    scorer = _Scorer(kind, default_model() if model is None else model, prior_value, y_true)
-    seeds = [int(s) for s in spawn_seeds(random_state, len(splits))]
-    records = []
-    # references and rankers first: their cost is small and tells what is left for wrappers
-    tasks = [
-        (_reference_fold, (n_random, seeds[f], X, y, tr, te, ks, scorer, d))
-        for f, (tr, te) in enumerate(splits)
-    ]
-    for f, fold_rows in enumerate(_run(tasks, n_jobs, progress, "references")):
-        records += [(m, f, k, sc, tr, sec, cols) for m, k, sc, tr, sec, cols in fold_rows]
+        notes.append(f"class prior used: {resolved.value:.4g} ({resolved.how})")
+    splits = _folds(X, y, kind, cv, repeats, random_state)
+    plan = _Plan(
+        X=X,
+        y=y,
+        names=names,
+        kind=kind,
+        methods=chosen,
+        ks=ks,
+        splits=splits,
+        seeds=[int(s) for s in spawn_seeds(random_state, len(splits))],
+        scorer=Scorer(
+            kind,
+            default_model() if model is None else model,
+            None if resolved is None else resolved.value,
+            y_true,
+        ),
+        prior=None if resolved is None else resolved.value,
+        deadline=deadline,
+        started=started,
+        n_jobs=n_jobs,
+        progress=progress,
+        notes=notes,
+    )
+    records: list = []
+    # references and rankers first, planned from probes: their cost tells what is left for
+    # the wrappers
     rankers = [m for m in chosen if METHODS[m].ranker and METHODS[m].budget_param is None]
-    wrappers = [m for m in chosen if m not in rankers]
-    jobs = [(m, f) for m in rankers for f in range(len(splits))]
-    tasks = [
-        (
-            _method_fold_or_failure,
-            (m, METHODS[m].settings, prior_value, seeds[f], X, y, *splits[f], ks, scorer, names),
-        )
-        for m, f in jobs
-    ]
-    results = list(_run(tasks, n_jobs, progress, "selectors"))
-    for m in rankers:
-        _add_method_records(records, notes, m, [r for (j, _), r in zip(jobs, results) if j == m])
-    for i, m in enumerate(wrappers):
-        settings = dict(METHODS[m].settings)
-        if budget is not None:
-            left = _BUDGET_SHARE * budget - (time.perf_counter() - start)
-            share = left / (len(wrappers) - i)
-            if share <= 0:  # no probe: it alone would overrun the budget
-                notes.append(f"{m} left out: the references and rankers used the whole budget")
-                continue
-            tr0, _ = splits[0]
-            # the probe fits the middle k once; a wrapper's cost grows about linearly with k
-            k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
-            ks_run = [ks[-1]] if METHODS[m].ranker else ks
-            fits_per_unit = len(splits) * sum(ks_run) / k_probe
-
-            def probe(trial, m=m, tr0=tr0, k_probe=k_probe):
-                t0 = time.perf_counter()
-                METHODS[m].build(k_probe, trial, prior_value, seeds[0]).fit(X[tr0], y[tr0])
-                return time.perf_counter() - t0
-
-            try:
-                settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
-            except Exception as exc:  # as a failed fold: left out, with why
-                notes.append(f"{m} left out: its trial fit failed ({_first_line(exc)})")
-                continue
-            if settings is None:
-                notes.append(
-                    f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
-                    f"budget leaves {max(share, 0):.0f} s"
-                )
-                continue
-            param = METHODS[m].budget_param
-            if param is not None and settings[param] < METHODS[m].settings[param]:
-                notes.append(
-                    f"{m}: {param}={settings[param]} (default {METHODS[m].settings[param]}) to "
-                    "fit the budget"
-                )
-        tasks = [
-            (
-                _method_fold_or_failure,
-                (m, settings, prior_value, seeds[f], X, y, tr, te, ks, scorer, names),
-            )
-            for f, (tr, te) in enumerate(splits)
-        ]
-        _add_method_records(records, notes, m, list(_run(tasks, n_jobs, progress, m)))
-    board = _leaderboard(records, names, d, y_true is not None)
+    planned, draws = _plan(plan, rankers, n_random, cv)
+    _score_references(plan, draws, records)
+    _score_rankers(plan, planned, records)
+    _score_wrappers(plan, [m for m in chosen if m not in rankers], records)
+    labeled_per_fold = min(
+        int(np.sum(y[te] == 1)) if kind == "pu" else int(np.sum(y[te] != -1)) for _, te in splits
+    )
+    board, verdict = build_board(
+        records,
+        names,
+        X.shape[1],
+        n_folds=len(splits),
+        test_share=1.0 / cv,
+        min_labeled_per_fold=labeled_per_fold,
+        with_truth=y_true is not None,
+        method_order=list(METHODS),
+    )
+    if verdict is not None:
+        notes.append(verdict)
+    board = _refit_candidates(plan, board, {m: METHODS[m].settings for m in chosen})
+    board["auto_k"] = board["k_rule"] == "auto"
     board.attrs.update(
-        prior=prior_value,
-        prior_how=prior_how,
+        prior=plan.prior,
+        prior_how=None if resolved is None else resolved.how,
         prior_resolved=resolved,
         notes=list(notes),
         labels=kind,
         folds=len(splits),
+        repeats=len(splits) // cv,
+        verdict=verdict,
     )
     return board
-
-
-def _leaderboard(records, names, d: int, with_truth: bool) -> pd.DataFrame:
-    frame = pd.DataFrame(records, columns=["method", "fold", "k", "score", "truth", "s", "cols"])
-    order = {m: i for i, m in enumerate([*METHODS, RANDOM, ALL_FEATURES])}
-    rows = []
-    for (method, k), g in frame.groupby(["method", "k"], sort=False):
-        supports = np.zeros((len(g), d), dtype=bool)
-        for i, cols in enumerate(g["cols"]):
-            supports[i, cols] = True
-        stab = selection_stability(supports) if len(g) > 1 else None
-        frequency = supports.mean(axis=0)
-        size = round(float(supports.sum(axis=1).mean()))  # k, or a wrapper's mean size
-        chosen = [names[j] for j in np.argsort(-frequency, kind="stable")[:size]]
-        if method == RANDOM:  # random draws choose nothing in particular
-            chosen = []
-        row = {
-            "method": method,
-            "k": int(k),
-            "score": g["score"].mean(),
-            "score_sd": g["score"].std(ddof=1),
-            "stability": np.nan if stab is None else stab.value,
-            "stability_low": np.nan if stab is None else stab.low,
-            "stability_high": np.nan if stab is None else stab.high,
-            "seconds": g["s"].mean(),
-            "features": chosen,
-        }
-        if with_truth:
-            row.update(truth=g["truth"].mean(), truth_sd=g["truth"].std(ddof=1))
-        rows.append(row)
-    board = pd.DataFrame(rows)
-    board["auto_k"] = False
-    for method, g in board.groupby("method", sort=False):
-        if method == ALL_FEATURES:
-            continue
-        se = g["score_sd"].fillna(0) / np.sqrt(frame["fold"].nunique())
-        best = g["score"].idxmax()
-        within = g[g["score"] >= g.loc[best, "score"] - se.loc[best]]
-        board.loc[within["k"].idxmin(), "auto_k"] = True
-    board["_order"] = board["method"].map(order)
-    board = board.sort_values(["_order", "k"], kind="stable").drop(columns="_order")
-    columns = ["method", "k", "score", "score_sd"]
-    if with_truth:
-        columns += ["truth", "truth_sd"]
-    columns += ["stability", "stability_low", "stability_high", "seconds", "auto_k", "features"]
-    return board[columns].reset_index(drop=True)

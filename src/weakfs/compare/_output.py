@@ -16,10 +16,15 @@ FORMATS = {".md": "md", ".csv": "csv", ".json": "json", ".html": "html"}
 
 
 def leaderboard_summary(board: pd.DataFrame) -> pd.DataFrame:
-    """One row per method at the k its one-standard-error rule picks, best score first (the
-    references included)."""
+    """The candidates: one row per method at its automatic k, and all features (random
+    selection, a reference, at the k of the best candidate), best score first."""
     rows = board[board["auto_k"] | (board["method"] == "all features")]
     return rows.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _flag(row) -> str:
+    """``"*"`` on the recommended row, ``"="`` on the others of the top group."""
+    return "*" if row.get("recommended", False) else ("=" if row.get("tied", False) else "")
 
 
 def _fmt(row, column: str, digits: int = 3) -> str:
@@ -33,10 +38,9 @@ def _fmt(row, column: str, digits: int = 3) -> str:
 
 def _markdown(board: pd.DataFrame) -> str:
     truth = "truth" in board
-    head = ["rank", "method", "k", "score (weak labels)"] + (
-        ["score (hidden truth)"] if truth else []
-    )
-    head += ["stability [interval]", "seconds/fold", "features (chosen in the most folds)"]
+    head = ["rank", "", "method", "k", "score (weak labels) [90 % interval]", "raw PU AUC"]
+    head += ["score (true labels)"] if truth else []
+    head += ["stability [interval]", "seconds/fold", "features"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for rank, (_, row) in enumerate(leaderboard_summary(board).iterrows(), 1):
         stab = (
@@ -44,7 +48,9 @@ def _markdown(board: pd.DataFrame) -> str:
             if np.isnan(row["stability"])
             else f"{row['stability']:.2f} [{row['stability_low']:.2f}, {row['stability_high']:.2f}]"
         )
-        cells = [str(rank), row["method"], str(row["k"]), _fmt(row, "score")]
+        score = f"{row['score']:.3f} [{row['score_low']:.3f}, {row['score_high']:.3f}]"
+        cells = [str(rank), _flag(row), row["method"], str(row["k"]), score]
+        cells += [f"{row['raw_score']:.3f}"]
         cells += [_fmt(row, "truth")] if truth else []
         features = ", ".join(row["features"][:8]) + (" …" if len(row["features"]) > 8 else "")
         cells += [stab, f"{row['seconds']:.2f}", features]
@@ -55,7 +61,9 @@ def _markdown(board: pd.DataFrame) -> str:
 def _header(board: pd.DataFrame) -> list[str]:
     attrs = board.attrs
     what = (
-        "prior-corrected ROC AUC of the PU labels"
+        "the prior-corrected ROC AUC of the PU labels (an estimate of the AUC on the true "
+        "labels; above 1 when the prior is over-estimated), beside the raw AUC of labeled "
+        "against unlabeled rows (needs no prior)"
         if attrs.get("labels") == "pu"
         else "accuracy on the labeled test rows"
     )
@@ -63,10 +71,14 @@ def _header(board: pd.DataFrame) -> list[str]:
         "# Which selector works on this table",
         "",
         f"Score: a standardised logistic regression on the selected columns, {what}, over "
-        f"{attrs.get('folds', '?')} folds; each method at the k its one-standard-error rule "
-        "picks (the smallest k within one standard error of its best). Stability: Nogueira et "
-        "al.'s index of the sets chosen in the folds (1 = always the same, 0 = no better than "
-        "random). References: random selection of the same k, and all features.",
+        f"{attrs.get('folds', '?')} folds ({attrs.get('repeats', 1)} repetition(s) of the "
+        "folds), with its 90 % interval corrected for the folds' overlap; each method at its "
+        "automatic k. `=`: in the top group (not found worse than the best); `*`: the "
+        "recommendation (the simplest member of the top group, or all features when the labels "
+        "cannot tell the rows apart). Stability: Nogueira et al.'s index of the sets chosen in "
+        "the folds (1 = always the same, 0 = no better than random). Features: a refit on all "
+        "rows at the row's k (the columns `weakfs select` gives). References: random selection "
+        "of the same k, and all features.",
         "",
     ]
     for note in attrs.get("notes", []):
@@ -83,7 +95,10 @@ def write_leaderboard(board: pd.DataFrame, path, fmt: str | None = None) -> str:
         raise ValueError(
             f"cannot tell the format of {path.name}: name it .md, .csv, .json or .html"
         )
-    table = board.assign(features=board["features"].map(lambda f: ";".join(f)))
+    table = board.assign(
+        features=board["features"].map(lambda f: ";".join(f)),
+        features_in_folds=board["features_in_folds"].map(lambda f: ";".join(f)),
+    )
     if fmt == "csv":
         table.to_csv(path, index=False)
     elif fmt == "json":
@@ -91,11 +106,12 @@ def write_leaderboard(board: pd.DataFrame, path, fmt: str | None = None) -> str:
             "prior": board.attrs.get("prior"),
             "prior_how": board.attrs.get("prior_how"),
             "notes": board.attrs.get("notes", []),
+            "verdict": board.attrs.get("verdict"),
             "rows": json.loads(board.to_json(orient="records")),
         }
         path.write_text(json.dumps(payload, indent=2) + "\n")
     elif fmt == "md":
-        full = table.drop(columns="features").round(4)
+        full = table.drop(columns=["features", "features_in_folds"]).round(4)
         body = [*_header(board), _markdown(board), "", "## Every k", "", markdown_table(full)]
         path.write_text("\n".join(body) + "\n")
     else:

@@ -48,6 +48,10 @@ class RunConfig:
         return [v for v in values if v in wanted]
 
 
+#: the folder, inside a report's folder, where its figures are drawn before they are kept
+STAGING = ".figures"
+
+
 @dataclass
 class ReportContext:
     """Where a report writes its figures and what it may say about the run."""
@@ -59,9 +63,13 @@ class ReportContext:
     failures: list[dict] = field(default_factory=list)
 
     def figure_path(self, stem: str) -> Path:
-        """Path for a figure ``results/NAME_STEM.png`` (the markdown should link it by name)."""
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        return self.out_dir / f"{self.name}_{stem}.png"
+        """Path for a figure ``NAME_STEM.png`` (the markdown should link it by name).  It is
+        drawn into a staging folder; the runner moves it beside the report when the report is
+        written (or the figure is new), so a report left unchanged keeps its figures byte for
+        byte, whatever matplotlib draws them."""
+        staging = self.out_dir / STAGING
+        staging.mkdir(parents=True, exist_ok=True)
+        return staging / f"{self.name}_{stem}.png"
 
 
 @dataclass

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
+from weakfs.experiments._registry import STAGING, Experiment, ReportContext, RunConfig, get
 from weakfs.experiments._store import CellCache, CsvCells, cell_key, jsonable
 
 __all__ = [
@@ -317,9 +317,26 @@ def run_experiment(
         )
         say(f"{name}.md holds {committed} cells, this run {len(table)}: wrote {report.name}")
     text = "\n".join(header) + "\n" + body.rstrip() + "\n"
-    if not (report.exists() and _same_report(report.read_text(), text)):
+    changed = not (report.exists() and _same_report(report.read_text(), text))
+    if changed:
         report.write_text(text)
+    _keep_figures(out, replace=changed)
     return table
+
+
+def _keep_figures(out: Path, *, replace: bool) -> None:
+    """Move the figures a report drew (in its staging folder) beside it: all of them when the
+    report was written, else only those not there yet."""
+    staging = out / STAGING
+    if not staging.is_dir():
+        return
+    for figure in staging.iterdir():
+        target = out / figure.name
+        if replace or not target.exists():
+            figure.replace(target)
+        else:
+            figure.unlink()
+    staging.rmdir()
 
 
 def _table(records: dict[str, dict], keys: list[str]) -> tuple[pd.DataFrame, list[str]]:
@@ -402,7 +419,9 @@ def _run_derived(experiment: Experiment, config: RunConfig, out: Path, say) -> p
         "",
     ]
     out.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(out / f"{name}.csv", table.to_csv(index=False))
+    # ten significant digits: the last digits of a mean depend on the summation order of the
+    # installed numpy and pandas, and would change the file without changing a result
+    _write_if_changed(out / f"{name}.csv", table.to_csv(index=False, float_format="%.10g"))
     _write_if_changed(out / f"{name}.md", "\n".join(header) + "\n" + body.rstrip() + "\n")
     say(
         f"{name}: computes nothing; read {len(cells)} cells of {len(frames)} experiments, "

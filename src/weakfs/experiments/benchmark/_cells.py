@@ -27,8 +27,9 @@ from weakfs.metrics import feature_selection_recall
 
 __all__ = ["VERSION", "make_cells", "run_cell"]
 
-#: raised whenever a change here alters a cell's result
-VERSION = 1
+#: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
+#: with repeated folds, intervals, top group and recommendation; its flags recorded per row)
+VERSION = 2
 #: the unsupervised baseline of the no-label regime
 VARIANCE = "variance (range-scaled)"
 
@@ -119,10 +120,11 @@ def run_cell(cell: dict) -> dict:
     kind, parameter = REGIMES[cell["regime"]]
     weak = _weak_labels(kind, parameter, Xs[tr], y[tr], seed)
     out: dict = {"method": [], "k": [], "weak_score": [], "truth_auc": [], "truth_f1": []}
+    out.update(k_rule=[], tied=[], recommended=[])
     out.update(random_auc=[], select_seconds=[], features=[], fsr=[], n_features=int(X.shape[1]))
     draws = np.random.RandomState(seed + 1000)
 
-    def add(method, cols, weak_score, seconds):
+    def add(method, cols, weak_score, seconds, flags=("fixed", False, False)):
         auc, f1 = _truth_scores(Xs[tr], y[tr], Xs[te], y[te], cols)
         # random selection of the same number of columns, the fair reference of this selection
         same_size = [draws.choice(Xs.shape[1], size=len(cols), replace=False) for _ in range(5)]
@@ -133,6 +135,8 @@ def run_cell(cell: dict) -> dict:
         original = [int(names[c]) for c in cols]
         out["method"].append(method)
         out["k"].append(len(cols))
+        for key, flag in zip(("k_rule", "tied", "recommended"), flags):
+            out[key].append(flag)
         out["weak_score"].append(float(weak_score))
         out["truth_auc"].append(auc)
         out["truth_f1"].append(f1)
@@ -167,7 +171,8 @@ def run_cell(cell: dict) -> dict:
             cols = np.sort(rng.choice(Xs.shape[1], size=int(row["k"]), replace=False))
         else:
             cols = np.array(sorted(index[f] for f in row["features"]), dtype=int)
-        add(row["method"], cols, row["score"], row["seconds"])
+        flags = (row["k_rule"], bool(row["tied"]), bool(row["recommended"]))
+        add(row["method"], cols, row["score"], row["seconds"], flags)
     out["notes"] = "; ".join(notes)
     out["prior"] = board.attrs.get("prior")
     return out

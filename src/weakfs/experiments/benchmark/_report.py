@@ -11,8 +11,10 @@ from scipy.stats import friedmanchisquare, spearmanr
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments.benchmark._protocol import (
+    ALL_FEATURES,
     DATASETS,
     MAX_ROWS,
+    RANDOM,
     REFERENCES,
     REGIMES,
     TEST_SIZE,
@@ -42,6 +44,11 @@ def _long(table: pd.DataFrame) -> pd.DataFrame:
                     "method": method,
                     **{key: cell[key][i] for key in PER_METHOD},
                     "features": cell["features"][i],
+                    **{
+                        key: cell[key][i]
+                        for key in ("k_rule", "tied", "recommended")
+                        if isinstance(cell.get(key), list)
+                    },
                     "n_features": cell["n_features"],
                 }
             )
@@ -200,6 +207,60 @@ def _left_out(table: pd.DataFrame) -> str:
     return " ".join(lines)
 
 
+def _board_calibration(long: pd.DataFrame) -> str:
+    """How well the board's flags hold against the truth, per regime: the share of labeled
+    cells whose truly best candidate (highest truth AUC among the board's candidates) is in the
+    top group, the recommendation's mean regret (truth AUC below that best), and the mean regret
+    of every fixed choice (always one selector, or always all features), over the cells where
+    that choice ran."""
+    if "recommended" not in long or long["recommended"].isna().all():
+        return ""
+    rows = []
+    labeled = long[long["regime"] != "none"]
+    for regime, g in labeled.groupby("regime", sort=False):
+        cells = [c for _, c in g.groupby(["dataset", "seed"]) if c["recommended"].any()]
+        if not cells:
+            continue
+        covered, regret, fixed = [], [], {}
+        for c in cells:
+            cand = c[c["method"] != RANDOM]
+            best = cand["truth_auc"].max()
+            covered.append(
+                bool(cand.loc[cand["truth_auc"].idxmax(), "tied"])
+                or bool(cand.loc[cand["truth_auc"].idxmax(), "recommended"])
+            )
+            regret.append(best - float(cand.loc[cand["recommended"], "truth_auc"].iloc[0]))
+            for _, r in cand.iterrows():
+                fixed.setdefault(r["method"], []).append(best - r["truth_auc"])
+        best_fixed = min(fixed, key=lambda m: np.mean(fixed[m]))
+        rows.append(
+            {
+                "regime": regime,
+                "cells": len(cells),
+                "best in top group": np.mean(covered),
+                "recommendation's mean regret": np.mean(regret),
+                "best fixed choice": best_fixed,
+                "its mean regret": np.mean(fixed[best_fixed]),
+                "all features' mean regret": np.mean(fixed.get(ALL_FEATURES, [np.nan])),
+            }
+        )
+    if not rows:
+        return ""
+    return "\n".join(
+        [
+            "## The board's calibration",
+            "",
+            "Per labeled cell, the board's candidates (each selector at its automatic k, and all "
+            "features) against the truth: is the truly best candidate in the top group, and how "
+            "far below it (truth AUC) is the recommendation; beside it the fixed choice with the "
+            "lowest mean regret over the cells where it ran.",
+            "",
+            markdown_table(pd.DataFrame(rows).round(3)),
+            "",
+        ]
+    )
+
+
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     long = _long(table)
     n_cells = len(table)
@@ -212,7 +273,8 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         f"subsampled to {MAX_ROWS} per repetition), the training labels hidden as the regime "
         "says, `compare_selectors` on the training rows (every selector that reads those labels "
         "at its automatic k, within the cell's time budget; the features it keeps are those "
-        "chosen in the most folds), then every selection judged by the truth: a logistic "
+        "a refit on all training rows selects at that k), then every selection judged by the "
+        "truth: a logistic "
         "regression fitted on the *true* training labels of the selected columns, ROC AUC and F1 "
         "on the test rows. The weak-label score is what a user would have seen (the "
         "prior-corrected CV AUC for PU labels, accuracy on labeled rows for semi-supervised).",
@@ -233,6 +295,8 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     if long.empty:
         return "\n".join([*lines, "No cell finished."])
     lines += [f"![cost against benefit]({_cost_plot(long, ctx)})", ""]
+    calibration = _board_calibration(long)
+    lines += [calibration] if calibration else []
     for regime in [r for r in REGIMES if r in set(long["regime"])]:
         board, note = _leaderboard(long[long["regime"] == regime])
         datasets = sorted(set(long.loc[long["regime"] == regime, "dataset"]))

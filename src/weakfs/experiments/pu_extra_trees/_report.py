@@ -179,7 +179,9 @@ def _appendix_m_section(m: pd.DataFrame, ctx: ReportContext) -> list[str]:
     gi = np.array([list(v) for v in m["acc_gini"]])
     path = ctx.figure_path("appendix_m")
     plot_pu_extra_trees_topk_curve(ks, rr, gi, path=path)
-    area = float(np.trapezoid(rr.mean(0) - gi.mean(0), ks)) / 100.0
+    # np.trapezoid is numpy 2's name of np.trapz
+    trapezoid = getattr(np, "trapezoid", None) or np.trapz  # noqa: NPY201
+    area = float(trapezoid(rr.mean(0) - gi.mean(0), ks)) / 100.0
     rows = [
         {"k": k, "risk reduction": _ms(rr[:, i]), "Gini": _ms(gi[:, i])} for i, k in enumerate(ks)
     ]

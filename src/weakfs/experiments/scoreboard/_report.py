@@ -32,7 +32,9 @@ def counts(board: pd.DataFrame) -> pd.DataFrame:
     """The number of rows of each verdict per paper and table (first-seen order), and in all."""
     kinds = board["verdict"].map(_kind)
     rows = []
-    for (paper, table), index in board.groupby(["paper", "table"], sort=False).groups.items():
+    # iterating the groups keeps their first-seen order (``.groups`` is sorted by older pandas)
+    for (paper, table), group in board.groupby(["paper", "table"], sort=False):
+        index = group.index
         got = kinds[index].value_counts()
         rows.append(
             {"paper": paper, "table": table, "rows": len(index)}

@@ -1,0 +1,186 @@
+"""One fold of a comparison: a selector fitted on the fold's training rows and the downstream
+model scored on its test rows (``_Scorer``), and the references (random columns, all features).
+Each task checks the budget's wall-clock deadline before it starts."""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.metrics import accuracy_score
+from sklearn.utils import _safe_indexing
+
+from weakfs._estimator_scores import binary_roc_auc, positive_scores
+from weakfs._scores import feature_order
+from weakfs.compare._board import ALL_FEATURES, RANDOM
+from weakfs.compare._methods import METHODS
+from weakfs.metrics import pu_roc_auc_score
+
+__all__ = [
+    "SCREEN_COLUMNS",
+    "Failed",
+    "Scorer",
+    "Skipped",
+    "add_method_records",
+    "first_line",
+    "method_fold",
+    "past",
+    "reference_fold",
+    "screen_columns",
+]
+
+
+class Scorer:
+    """Fits the downstream model on selected columns and scores it on a fold's test rows:
+    ``(score, raw score, truth)``."""
+
+    def __init__(self, kind: str, model, prior, y_true):
+        self.kind, self.model, self.prior, self.y_true = kind, model, prior, y_true
+
+    def __call__(self, X, y, train, test, cols) -> tuple[float, float, float]:
+        Xtr = _safe_indexing(_safe_indexing(X, train), cols, axis=1)
+        Xte = _safe_indexing(_safe_indexing(X, test), cols, axis=1)
+        ytr, yte = y[train], y[test]
+        truth = np.nan
+        if self.kind == "pu":
+            fitted = clone(self.model).fit(Xtr, ytr)
+            scores = positive_scores(fitted, Xte)
+            raw = binary_roc_auc(yte, scores)
+            score = pu_roc_auc_score(yte, scores, prior=self.prior)
+            if self.y_true is not None:
+                truth = binary_roc_auc(self.y_true[test], scores)
+            return float(score), float(raw), float(truth)
+        labeled = ytr != -1
+        fitted = clone(self.model).fit(_safe_indexing(Xtr, np.flatnonzero(labeled)), ytr[labeled])
+        known = yte != -1
+        score = accuracy_score(
+            yte[known], fitted.predict(_safe_indexing(Xte, np.flatnonzero(known)))
+        )
+        if self.y_true is not None:
+            truth = accuracy_score(self.y_true[test], fitted.predict(Xte))
+        return float(score), float(score), float(truth)
+
+
+class Skipped(NamedTuple):
+    """A task that found the budget's deadline passed before it started."""
+
+
+class Failed(NamedTuple):
+    """A method's fit that raised on one fold: the board leaves the method out and says why."""
+
+    error: str
+
+
+def past(deadline: float | None) -> bool:
+    """Whether the wall-clock ``deadline`` has passed (wall clock: the tasks may run in other
+    processes, whose monotonic clocks differ)."""
+    return deadline is not None and time.time() > deadline
+
+
+def method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, deadline):
+    """One method on one fold: rows of (k, score, raw score, truth, seconds, support); a
+    :class:`Skipped` past the deadline, a :class:`Failed` when the fit raises (one selector
+    failing on a table leaves it out instead of ending the comparison)."""
+    if past(deadline):
+        return Skipped()
+    try:
+        return _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer)
+    except Exception as exc:  # any selector's failure is reported, not raised
+        return Failed(first_line(exc))
+
+
+#: tables with more columns are screened, on each fold's training rows, to this many columns
+#: before a selector runs (the references use every column)
+SCREEN_COLUMNS = 2000
+
+
+def screen_columns(X, y, n_keep: int) -> np.ndarray:
+    """The ``n_keep`` columns (sorted indices) whose values differ most between the labeled
+    positives and the other rows (PU), or between the labeled classes (semi-supervised), by a
+    standardised mean difference (largest over the classes); ties kept in column order.  A
+    univariate screen: it keeps columns that matter alone and may drop those that matter only
+    together."""
+    X = np.asarray(X, dtype=float)
+    classes = [c for c in np.unique(y) if c != -1] if np.any(y == -1) else [1]
+    sd = X.std(axis=0) + 1e-12
+    score = np.zeros(X.shape[1])
+    for c in classes:
+        inside = y == c
+        other = (y != c) & ((y != -1) if np.any(y == -1) else True)
+        if inside.any() and other.any():
+            gap = np.abs(X[inside].mean(axis=0) - X[other].mean(axis=0)) / sd
+            score = np.maximum(score, gap)
+    return np.sort(np.argsort(-score, kind="stable")[:n_keep])
+
+
+def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
+    spec = METHODS[name]
+    Xtr, ytr = _safe_indexing(X, train), y[train]
+    d = Xtr.shape[1]
+    kept = np.arange(d)
+    start = time.perf_counter()
+    if d > SCREEN_COLUMNS:
+        kept = screen_columns(Xtr, ytr, SCREEN_COLUMNS)
+        Xtr = Xtr[:, kept]
+    screen_seconds = time.perf_counter() - start
+    rows = []
+    if spec.ranker:
+        # every column is the same set in any order: a greedy ranker (cost ~ k d) stops at the
+        # largest smaller k
+        k_fit = max([k for k in ks if k < Xtr.shape[1]], default=1)
+        start = time.perf_counter()
+        est = spec.build(k_fit, settings, prior, seed).fit(Xtr, ytr)
+        order = kept[feature_order(est)]
+        seconds = time.perf_counter() - start + screen_seconds
+        for k in ks:
+            cols = np.arange(d) if k == d else np.sort(order[:k])
+            rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
+        return rows
+    for k in ks:
+        start = time.perf_counter()
+        est = spec.build(min(k, Xtr.shape[1]), settings, prior, seed).fit(Xtr, ytr)
+        cols = kept[np.flatnonzero(est.get_support())]
+        seconds = time.perf_counter() - start + screen_seconds
+        rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
+    return rows
+
+
+def first_line(exc: Exception) -> str:
+    """``"TypeName: first line of the message"`` (at most 200 characters of it)."""
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}"
+
+
+def add_method_records(records, notes, m, results) -> None:
+    """Add a method's fold rows to ``records``, or none of them (with a note) when a fold failed
+    or was not reached in the budget: a method is compared only on every fold."""
+    failed = [(f, r) for f, r in enumerate(results) if isinstance(r, Failed)]
+    if failed:
+        f, r = failed[0]
+        notes.append(f"{m} left out: its fit failed on fold {f + 1} ({r.error})")
+        return
+    if any(isinstance(r, Skipped) for r in results):
+        done = sum(not isinstance(r, Skipped) for r in results)
+        notes.append(f"{m} left out for the budget: {done} of {len(results)} folds ran in time")
+        return
+    for f, fold_rows in enumerate(results):
+        records += [(m, f, *row) for row in fold_rows]
+
+
+def reference_fold(n_random, seed, X, y, train, test, ks, scorer, d, deadline):
+    """Random selection (mean of ``n_random`` draws per k) and all features on one fold."""
+    if past(deadline):
+        return Skipped()
+    rng = np.random.RandomState(seed)
+    rows = []
+    start = time.perf_counter()
+    score, raw, truth = scorer(X, y, train, test, np.arange(d))
+    rows.append((ALL_FEATURES, d, score, raw, truth, time.perf_counter() - start, np.arange(d)))
+    for k in ks:
+        draws = [np.sort(rng.choice(d, size=k, replace=False)) for _ in range(n_random)]
+        start = time.perf_counter()
+        results = [scorer(X, y, train, test, cols) for cols in draws]
+        seconds = (time.perf_counter() - start) / n_random
+        rows.append((RANDOM, k, *np.mean(results, axis=0), seconds, draws[0]))
+    return rows

@@ -1,0 +1,161 @@
+"""The board's uncertainty: intervals, the top group, one recommendation, abstention with few
+labels, an automatic k that does not run to the ends of a flat curve, and a budget that holds."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from weakfs import compare_selectors
+from weakfs.compare._board import _auto_k, _tied, build_board, n_repeats_for
+from weakfs.metrics import selection_stability
+
+
+def _pu_table(n=400, d=12, informative=3, labeled=0.4, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, d))
+    y_true = (X[:, :informative].sum(axis=1) > 0).astype(int)
+    s = y_true * (rng.rand(n) < labeled)
+    return X, s, y_true
+
+
+@pytest.fixture(scope="module")
+def board():
+    X, s, y_true = _pu_table()
+    return compare_selectors(
+        X, s, methods=["semi_jmi", "mrmr"], prior=0.5, y_true=y_true, n_random=3, budget=None
+    )
+
+
+def test_every_row_has_an_interval_and_one_row_is_recommended(board):
+    assert (board["score_low"] <= board["score"]).all()
+    assert (board["score"] <= board["score_high"]).all()
+    assert int(board["recommended"].sum()) == 1
+    assert set(board["k_rule"]) == {"auto", "fixed"}
+    # exactly one automatic k per selector; the references are no candidates of their own
+    auto = board[board["k_rule"] == "auto"]
+    assert sorted(auto["method"]) == ["mrmr", "random", "semi_jmi"]
+    recommended = board[board["recommended"]].iloc[0]
+    assert recommended["tied"] or recommended["method"] == "all features"
+    assert not board.loc[board["method"] == "random", "tied"].any()
+
+
+def test_the_best_candidate_is_in_the_top_group(board):
+    candidates = board[(board["k_rule"] == "auto") | (board["method"] == "all features")]
+    candidates = candidates[candidates["method"] != "random"]
+    assert candidates.loc[candidates["score"].idxmax(), "tied"]
+
+
+def test_the_recommendation_is_the_simplest_of_the_top_group(board):
+    if board.attrs["verdict"] is None:
+        top = board[board["tied"]]
+        assert board[board["recommended"]]["k"].iloc[0] == top["k"].min()
+
+
+def test_features_are_a_refit_on_all_rows_and_say_so(board):
+    auto = board[(board["k_rule"] == "auto") & (board["method"] != "random")]
+    assert set(auto["features_from"]) == {"refit on all rows"}
+    assert all(len(f) == k for f, k in zip(auto["features"], auto["k"]))
+    fixed = board[board["k_rule"] == "fixed"]
+    assert set(fixed["features_from"]) <= {"chosen in the most folds", "every column"}
+
+
+def test_raw_pu_auc_is_beside_the_corrected_score(board):
+    # the raw AUC of labeled vs unlabeled rows needs no prior and lies in [0, 1]
+    assert board["raw_score"].between(0, 1).all()
+
+
+def test_few_labels_abstain_and_recommend_all_features():
+    X, s, _ = _pu_table(n=120, d=30, labeled=0.15, seed=1)
+    assert s.sum() < 5 * 10  # fewer than 10 labeled rows per test fold
+    notes: list[str] = []
+    board = compare_selectors(
+        X, s, methods=["semi_jmi"], prior=0.5, n_random=2, budget=None, notes=notes
+    )
+    assert board.attrs["verdict"].startswith("The labels cannot tell these selectors apart")
+    assert board.loc[board["recommended"], "method"].tolist() == ["all features"]
+    assert board.attrs["verdict"] in notes
+
+
+def test_repeats_grow_as_labels_shrink():
+    assert n_repeats_for(30) == 3 and n_repeats_for(100) == 2 and n_repeats_for(500) == 1
+
+
+def test_tied_is_the_paired_one_sided_test():
+    rng = np.random.RandomState(0)
+    best = 0.8 + 0.01 * rng.randn(10)
+    assert not _tied(best - 0.001, best, 0.2)  # below on every fold, without noise: worse
+    assert _tied(best - 0.001 + 0.02 * rng.randn(10), best, 0.2)  # within the noise
+    assert not _tied(best - 0.2 + 0.001 * rng.randn(10), best, 0.2)
+    assert _tied(best, best, 0.2)
+
+
+def test_a_flat_curve_takes_the_middle_k_not_an_end():
+    rng = np.random.RandomState(0)
+    ks = [1, 2, 4, 8, 16, 32, 64]
+    rows = pd.DataFrame({"k": ks, "score": 0.7 + 0.001 * rng.randn(len(ks))})
+    fold_scores = {i: 0.7 + 0.05 * rng.randn(10) for i in range(len(ks))}
+    chosen = rows.loc[_auto_k(rows, fold_scores, 0.2), "k"]
+    assert chosen == 8  # the geometric middle of 1..64
+    # a curve that rises to a short plateau: the smallest k on the plateau
+    clear = {i: (0.5 if ks[i] < 32 else 0.9) + 0.001 * rng.randn(10) for i in range(len(ks))}
+    rows["score"] = [clear[i].mean() for i in range(len(ks))]
+    assert rows.loc[_auto_k(rows, clear, 0.2), "k"] == 32
+    # a plateau over most of the grid: its middle, not its first k
+    wide = {i: (0.5 if ks[i] < 4 else 0.9) + 0.001 * rng.randn(10) for i in range(len(ks))}
+    rows["score"] = [wide[i].mean() for i in range(len(ks))]
+    assert rows.loc[_auto_k(rows, wide, 0.2), "k"] == 16
+
+
+def test_build_board_marks_one_recommendation_on_tiny_records():
+    names = ["a", "b", "c"]
+    records = []
+    for f in range(4):
+        records += [
+            ("mrmr", f, 1, 0.9 + 0.01 * f, 0.8, np.nan, 0.1, np.array([0])),
+            ("mrmr", f, 3, 0.7 + 0.01 * f, 0.7, np.nan, 0.1, np.array([0, 1, 2])),
+            ("all features", f, 3, 0.7 + 0.01 * f, 0.7, np.nan, 0.0, np.array([0, 1, 2])),
+            ("random", f, 1, 0.6, 0.6, np.nan, 0.0, np.array([f % 3])),
+        ]
+    board, verdict = build_board(
+        records, names, 3, n_folds=4, test_share=0.25, min_labeled_per_fold=50,
+        with_truth=False, method_order=["mrmr"],
+    )  # fmt: skip
+    assert verdict is None
+    pick = board[board["recommended"]].iloc[0]
+    assert (pick["method"], pick["k"]) == ("mrmr", 1)
+    assert board["features_in_folds"][board["method"] == "random"].iloc[0] == []
+
+
+def test_stability_interval_stays_within_its_range():
+    rng = np.random.RandomState(0)
+    Z = np.zeros((3, 40), dtype=bool)
+    for i in range(3):
+        Z[i, rng.choice(40, size=2, replace=False)] = True
+    Z[:, 0] = True
+    est = selection_stability(Z)
+    assert -1 <= est.low <= est.value <= est.high <= 1
+
+
+@pytest.mark.parametrize("budget", [float("nan"), float("inf"), 1.0])
+def test_a_budget_that_cannot_be_met_is_an_error(budget):
+    X, s, _ = _pu_table(n=60, d=4)
+    with pytest.raises(ValueError, match="budget"):
+        compare_selectors(X, s, methods=["mrmr"], prior=0.5, budget=budget)
+
+
+@pytest.mark.slow
+def test_the_budget_holds_on_a_wide_table():
+    """100 rows x 3,000 columns, 15 labeled: every step checks the deadline."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(100, 3000))
+    y_true = (X[:, 0] > 0).astype(int)
+    s = y_true * (rng.rand(100) < 0.3)
+    budget = 20.0
+    start = time.perf_counter()
+    board = compare_selectors(X, s, prior=0.5, budget=budget, notes=[])
+    assert time.perf_counter() - start <= 1.15 * budget
+    assert int(board["recommended"].sum()) == 1
