@@ -5,13 +5,26 @@ import pytest
 from weakfs._labels import check_pu_labels, check_semi_supervised_labels
 
 
+def test_semi_supervised_coding_is_refused_by_pu_methods():
+    """1, 0 and -1 together: 0 is a labeled negative, which a PU method would read as unlabeled
+    without a word."""
+    from weakfs.pu import SemiJMISelector
+
+    for y in ([1, 0, -1, 1], [1.0, 0.0, -1.0, 1.0], np.array([1, 0, -1], dtype=object)):
+        with pytest.raises(ValueError, match="semi-supervised coding"):
+            check_pu_labels(y)
+    X = np.random.RandomState(0).normal(size=(30, 3))
+    with pytest.raises(ValueError, match="semi-supervised coding"):
+        SemiJMISelector(n_features_to_select=1).fit(X, np.r_[[1] * 10, [0] * 10, [-1] * 10])
+
+
 @pytest.mark.parametrize(
     "y",
     [
         [1, 0, 0, 1],
         [1, -1, -1, 1],
         [True, False, False, True],
-        [1.0, 0.0, -1.0, 1.0],
+        [1.0, -1.0, -1.0, 1.0],
         pd.Series([1, 0, 0, 1]),
         np.array([[1], [0], [0], [1]]),
     ],

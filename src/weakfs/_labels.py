@@ -86,6 +86,24 @@ def _describe_values(values: np.ndarray, limit: int = 8) -> str:
     return f"[{shown}{more}]"
 
 
+def _refuse_semi_supervised_coding(arr: np.ndarray, name: str) -> None:
+    """1, 0 and -1 together are scikit-learn's semi-supervised coding (-1 = unlabeled, 0 = a
+    labeled negative); a PU method would silently read the labeled negatives as unlabeled."""
+    if arr.dtype == bool or arr.dtype.kind not in "iufO":
+        return
+    try:
+        present = set(pd.unique(pd.Series(arr, dtype=object)).tolist())
+    except TypeError:  # unhashable objects: the checks below report them
+        return
+    if {1, 0, -1} <= present:
+        raise ValueError(
+            f"{name} holds 1, 0 and -1: that is semi-supervised coding (-1 = unlabeled, 0 = a "
+            "labeled negative), and a PU method would read the labeled negatives as unlabeled. "
+            "For PU labels use 1 = labeled positive and 0 (or -1) = unlabeled; to use the "
+            "labeled negatives, use a semi-supervised method"
+        )
+
+
 def check_pu_labels(
     y,
     *,
@@ -115,10 +133,18 @@ def check_pu_labels(
     Examples
     --------
     >>> from weakfs._labels import check_pu_labels
-    >>> check_pu_labels([1, 0, -1, 1])
+    >>> check_pu_labels([1, -1, -1, 1])
     array([1, 0, 0, 1], dtype=int8)
+
+    Labels holding 1, 0 *and* -1 are semi-supervised coding (0 = a labeled negative), not PU:
+
+    >>> check_pu_labels([1, 0, -1, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y holds 1, 0 and -1: ...
     """
     arr = _as_1d(y, name)
+    _refuse_semi_supervised_coding(arr, name)
     if arr.dtype == bool:
         s = arr.astype(np.int8)
     elif arr.dtype.kind in "iu":
@@ -205,7 +231,7 @@ def check_pu_target(estimator, y, *, name: str = "y", allow_one_class: bool = Fa
     --------
     >>> from sklearn.linear_model import LogisticRegression
     >>> from weakfs._labels import check_pu_target
-    >>> check_pu_target(LogisticRegression(), [1, 0, -1, 1])
+    >>> check_pu_target(LogisticRegression(), [1, -1, -1, 1])
     array([1, 0, 0, 1], dtype=int8)
     """
     check_y_given(estimator, y)
