@@ -36,7 +36,7 @@ def test_pu_labels_accepted_codings(y):
 
 
 def test_pu_labels_do_not_modify_input():
-    y = np.array([1, -1, 0, 1])
+    y = np.array([1, -1, -1, 1])
     before = y.copy()
     check_pu_labels(y)
     np.testing.assert_array_equal(y, before)
