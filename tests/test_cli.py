@@ -368,7 +368,7 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
         (["select", "EMPTY", "--target", "y", "--method", "ufvs"], "empty.csv is empty"),
         (["select", "RAGGED", "--target", "y", "--method", "ufvs"], "ragged.csv is not a readable"),
         (["select", "BINARY", "--target", "y", "--method", "ufvs"], "binary.csv is not a readable"),
-        (["select", "HEADER", "--target", "y", "--method", "ufvs"], "nothing to select from"),
+        (["select", "HEADER", "--target", "y", "--method", "ufvs"], "nothing to work on"),
         (["reproduce", "nope"], "unknown experiment 'nope'"),
     ],
 )

@@ -75,3 +75,19 @@ def _parse_set(pairs: Iterable[str] | None, *, form: str = "KEY=VALUE") -> dict:
             _fail(f"--set takes {form}; got {pair!r}")
         options[key] = _literal(text)
     return options
+
+
+def _refuse_overwriting(source, **outputs) -> None:
+    """A user mistake that would lose the input: an output option naming the table read."""
+    from pathlib import Path
+
+    if source is None:
+        return
+    source = Path(source).resolve()
+    for option, path in outputs.items():
+        if path and Path(path).resolve() == source:
+            flag = "-o" if option == "output" else "--" + option.replace("_", "-")
+            _fail(
+                f"{flag} names the input table {Path(path).name}: it would be overwritten; "
+                "write to another file"
+            )

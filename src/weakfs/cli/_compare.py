@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from weakfs.cli._common import _fail, _print_notes
+from weakfs.cli._common import _fail, _print_notes, _refuse_overwriting
 from weakfs.cli._table import (
     TableRequest,
     _prepare_features,
@@ -81,6 +81,7 @@ class CompareRequest:
     def from_args(cls, args: argparse.Namespace) -> CompareRequest:
         kind = "semi" if args.negative is not None else "pu"
         table = TableRequest.from_args(args, method="compare", labels=kind)
+        _refuse_overwriting(table.path, output=args.output, plot=args.plot)
         ks = None
         if args.k:
             try:

@@ -131,11 +131,6 @@ def run(request: SelectRequest) -> int:
     if request.chunksize is not None:
         return _run_streamed(request, selector, notes)
     X, y, source_name = _read_table(request.table)
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        _fail(
-            f"{source_name} has {X.shape[0]} rows and {X.shape[1]} feature columns; "
-            "nothing to select from"
-        )
     labels = _prepare_labels(request.table, y)
     features = _prepare_features(request.table, X)
     X = features.X

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from weakfs.cli._common import _fail, _parse_set
+from weakfs.cli._common import _fail, _parse_set, _refuse_overwriting
 from weakfs.cli._output import _output_format, table_format
 from weakfs.cli._selectors import (
     SelectorSpec,
@@ -106,6 +106,9 @@ class SelectRequest:
             args, method=method, labels=spec.labels, one_hot=spec.one_hot
         )
         _check_chunksize(args, method, spec)
+        _refuse_overwriting(
+            table.path, output=args.output, reduced=args.reduced, save_model=args.save_model
+        )
         return cls(
             table=table,
             method=method,

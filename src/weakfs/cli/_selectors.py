@@ -70,6 +70,7 @@ def _build_selector(
             f"{method} ({cls.__name__}) has no parameter {_names(map(repr, unknown))}; "
             f"valid: {', '.join(sorted(valid))}"
         )
+    _refuse_double_settings(method, spec, k, params, prior)
     notes = []
     kwargs = dict(spec.defaults)
     if "random_state" in valid:
@@ -99,6 +100,21 @@ def _build_selector(
     from sklearn.feature_selection import SelectFromModel
 
     return SelectFromModel(model), model, notes
+
+
+def _refuse_double_settings(method, spec, k, params, prior) -> None:
+    """``--set`` of a parameter that an option sets too (the number of features, the prior) is
+    a contradiction to refuse, not to resolve silently."""
+    if k is not None and spec.k_param is not None and spec.k_param in params:
+        _fail(
+            f"-k and --set {spec.k_param}=... both set the number of features of {method}: "
+            "give one of them"
+        )
+    if prior is not None and "prior" in params:
+        _fail(f"--prior and --set prior=... both set the class prior of {method}: give one")
+    for param, option in (("random_state", "--random-state"), ("n_jobs", "--n-jobs")):
+        if param in params:
+            _fail(f"--set {param}=... is what {option} sets for {method}: use {option}")
 
 
 def _takes_auto(cls, param: str) -> bool:

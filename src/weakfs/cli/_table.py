@@ -296,18 +296,51 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
     frame.columns = [str(c) for c in frame.columns]
+    csv = path.suffix.lower() not in PARQUET_SUFFIXES
     one_column = frame.shape[1] == 1 and frame.columns[0] != request.target
-    if one_column and not request.sep and path.suffix.lower() not in PARQUET_SUFFIXES:
+    if one_column and not request.sep and csv:
         _fail(
             f"{path.name} reads as one column ({str(frame.columns[0])[:60]!r}): its separator "
             "is none of comma, semicolon, tab or pipe; give --sep"
         )
     target = request.target
-    if target is None:
-        return frame, None, path.name
-    if target not in frame.columns:
-        _fail(f"target column {target!r} not in {path.name}; columns: {_names(frame.columns)}")
-    return frame.drop(columns=[target]), frame[target], path.name
+    if target is not None and target not in frame.columns:
+        how = _how_read(path, sep, frame) if csv else f"{frame.shape[1]} columns"
+        _fail(
+            f"target column {target!r} not in {path.name} ({how}); columns: {_names(frame.columns)}"
+        )
+    X = frame if target is None else frame.drop(columns=[target])
+    _check_not_empty(request, X, path.name, target)
+    return X, (None if target is None else frame[target]), path.name
+
+
+def _how_read(path, sep: str, frame: pd.DataFrame) -> str:
+    """How a CSV file was read, and the separator its header suggests when that is another."""
+    said = f"read as {frame.shape[1]} columns with separator {_separator_name(sep)}"
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header = handle.readline()
+    counts = {other: header.count(other) for other in _SEPARATORS}
+    likely = max(counts, key=lambda other: counts[other])
+    if likely != sep and counts[likely] + 1 > frame.shape[1]:
+        said += (
+            f"; its header splits into {counts[likely] + 1} columns at {_separator_name(likely)}"
+            f": try --sep '{likely}'"
+            if likely != "\t"
+            else ": try --sep '\\t'"
+        )
+    return said
+
+
+def _check_not_empty(request: TableRequest, X: pd.DataFrame, source: str, target) -> None:
+    """A table with no row, or no column besides the target, has nothing to work on."""
+    if X.shape[0] and X.shape[1]:
+        return
+    besides = f" besides the target {target!r}" if target is not None else ""
+    what = "rows" if X.shape[0] == 0 else f"feature columns{besides}"
+    _fail(
+        f"{source} has no {what} ({X.shape[0]} rows, {X.shape[1]} feature columns): "
+        f"{request.method} has nothing to work on"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,7 +410,13 @@ def _other_values_note(y: pd.Series, mask: np.ndarray, method: str) -> str | Non
     return (
         f"{y.name!r} also holds {listed}: {method} reads PU labels, so these rows are unlabeled "
         "like the blank ones; if they are confirmed negatives, a semi-supervised method can use "
-        f"them: --method sewil --positive ... --negative {first!r}"
+        "them: "
+        + (
+            f"weakfs compare ... --positive ... --negative {first!r} (compares the "
+            "semi-supervised selectors)"
+            if method == "compare"
+            else f"--method sewil --positive ... --negative {first!r}"
+        )
     )
 
 

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from weakfs.cli._common import _fail, _names
+from weakfs.cli._common import _fail, _names, _refuse_overwriting
 from weakfs.cli._output import table_format, write_table
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
@@ -51,6 +51,8 @@ class TransformRequest:
         model = Path(args.model)
         if not model.is_file():
             _fail(f"no such file: {model}")
+        _refuse_overwriting(args.table, output=args.output)
+        _refuse_overwriting(model, output=args.output)
         return cls(
             model=model,
             table=Path(args.table),

@@ -1,0 +1,82 @@
+"""User mistakes the command line used to answer silently or unclearly: each is one line naming
+the problem and the fix, exit code 2, and nothing written."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from test_cli import _fails  # one line on stderr and exit code 2
+
+
+def _table(tmp_path, sep=","):
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame(rng.normal(size=(60, 3)), columns=["a", "b", "c"])
+    frame["label"] = (rng.rand(60) < 0.3).astype(int)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False, sep=sep)
+    return path
+
+
+@pytest.mark.parametrize("option", ["-o", "--reduced", "--save-model"])
+def test_an_output_naming_the_input_is_refused(tmp_path, capsys, option):
+    path = _table(tmp_path)
+    before = path.read_bytes()
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    err = _fails([*argv, "-k", "1", option, str(path)], capsys)
+    assert "names the input table" in err and "another file" in err
+    assert path.read_bytes() == before
+
+
+def test_compare_and_transform_refuse_to_overwrite_their_input(tmp_path, capsys):
+    path = _table(tmp_path)
+    err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "-o", str(path)],
+                 capsys)  # fmt: skip
+    assert "names the input table" in err
+    model = tmp_path / "m.joblib"
+    model.write_bytes(b"x")
+    err = _fails(["transform", str(model), str(path), "-o", str(path)], capsys)
+    assert "names the input table" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--method", "mrmr", "-k", "1", "--set", "n_features_to_select=2"], "both set the number"),
+        (["--prior", "0.5", "--set", "prior=0.4"], "both set the class prior"),
+        (["--method", "sewil", "--negative", "0", "--set", "random_state=3"], "--random-state"),
+        (["--method", "pu_extra_trees", "--set", "n_jobs=2"], "--n-jobs"),
+    ],
+)
+def test_set_of_what_an_option_sets_is_refused(tmp_path, capsys, extra, message):
+    path = _table(tmp_path)
+    err = _fails(["select", str(path), "--target", "label", "--positive", "1", *extra], capsys)
+    assert message in err
+
+
+@pytest.mark.parametrize("command", ["select", "compare"])
+def test_a_wrong_separator_says_how_the_file_was_read(tmp_path, capsys, command):
+    path = _table(tmp_path, sep=";")
+    err = _fails([command, str(path), "--target", "label", "--positive", "1", "--sep", ","],
+                 capsys)  # fmt: skip
+    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [("a,b,label\n", "no rows"), ("label\n1\n0\n", "no feature columns besides the target")],
+)
+def test_compare_on_an_empty_table_says_so(tmp_path, capsys, text, what):
+    path = tmp_path / "e.csv"
+    path.write_text(text)
+    err = _fails(["compare", str(path), "--target", "label", "--positive", "1"], capsys)
+    assert what in err and "nothing to work on" in err
+
+
+def test_compare_suggests_its_own_option_for_negatives(tmp_path, capsys):
+    from weakfs.cli._table import _other_values_note
+
+    y = pd.Series([1, 0, 2, 1], name="label")
+    note = _other_values_note(y, (y == 1).to_numpy(), "compare")
+    assert "weakfs compare" in note and "--method sewil" not in note
