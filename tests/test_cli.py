@@ -274,7 +274,7 @@ def test_printed_prior_is_the_one_used(tmp_path, capsys):
     assert prior["how"].endswith("method 'bbe'")
     assert f"class prior used: {prior['value']:.2f} (90 % interval" in printed
     # the model's own prior="auto" on the same rows gives the same number
-    from weakfs.cli._table import _positive_mask
+    from weakfs.cli._labels import _positive_mask
     from weakfs.datasets import make_pu_labels
 
     mask, _ = _positive_mask(frame["truth"], "True")

@@ -65,8 +65,8 @@ def test_known_negatives_are_named_not_silently_unlabeled(tmp_path, capsys):
 
 
 def test_negative_gives_a_semi_supervised_method_two_labeled_classes(tmp_path, capsys):
+    from weakfs.cli._labels import _prepare_labels
     from weakfs.cli._select_request import SelectRequest
-    from weakfs.cli._table import _prepare_labels
 
     frame = _clinic()
     path = _write(frame, tmp_path)

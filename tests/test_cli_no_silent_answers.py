@@ -75,7 +75,7 @@ def test_compare_on_an_empty_table_says_so(tmp_path, capsys, text, what):
 
 
 def test_compare_suggests_its_own_option_for_negatives(tmp_path, capsys):
-    from weakfs.cli._table import _other_values_note
+    from weakfs.cli._labels import _other_values_note
 
     y = pd.Series([1, 0, 2, 1], name="label")
     note = _other_values_note(y, (y == 1).to_numpy(), "compare")

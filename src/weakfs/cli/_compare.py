@@ -12,13 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from weakfs.cli._common import _fail, _print_notes, _refuse_overwriting
-from weakfs.cli._table import (
-    TableRequest,
-    _prepare_features,
-    _prepare_labels,
-    _read_table,
-    add_table_options,
-)
+from weakfs.cli._labels import _prepare_labels
+from weakfs.cli._table import TableRequest, _prepare_features, _read_table, add_table_options
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -160,7 +155,7 @@ def run(request: CompareRequest) -> int:
     features = _prepare_features(table, X)
     y_true = None
     if table.labeled_fraction is not None and table.labels == "pu":
-        from weakfs.cli._table import _positive_mask
+        from weakfs.cli._labels import _positive_mask
 
         y_true = _positive_mask(y, table.positive)[0].astype(int)
     _print_notes("compare", [*labels.notes, *features.notes])

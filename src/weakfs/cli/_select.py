@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from weakfs.cli._common import _add_set_option, _fail, _print_notes
+from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._output import _ranked, _selected_table, _write_atomic, write_table
 from weakfs.cli._select_request import SelectRequest
 from weakfs.cli._selectors import (
@@ -20,13 +21,8 @@ from weakfs.cli._selectors import (
     apply_k,
     available_selectors,
 )
-from weakfs.cli._table import (
-    _prepare_features,
-    _prepare_labels,
-    _read_table,
-    _stream_table,
-    add_table_options,
-)
+from weakfs.cli._streamed_table import _stream_table
+from weakfs.cli._table import _prepare_features, _read_table, add_table_options
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
