@@ -58,10 +58,10 @@ def test_bad_settings_are_errors():
 
 
 def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatch):
-    from weakfs.compare import _leaderboard
+    from weakfs.compare import _steps
 
     X, s, _ = _pu()
-    monkeypatch.setattr(_leaderboard, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
+    monkeypatch.setattr(_steps, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
     notes = []
     board = compare_selectors(
         X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,

@@ -1,0 +1,353 @@
+"""The steps of a comparison on its plan: probes that fit the references and rankers to the
+budget, the references, the rankers, the budgeted wrappers and the refits of the board's
+candidates on all rows.  Every step reads and extends a :class:`Plan` and its notes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from weakfs._scores import feature_order
+from weakfs.compare._board import ALL_FEATURES, RANDOM
+from weakfs.compare._folds import (
+    SCREEN_COLUMNS,
+    Failed,
+    Scorer,
+    Skipped,
+    add_method_records,
+    first_line,
+    method_fold,
+    reference_fold,
+)
+from weakfs.compare._methods import METHODS
+
+__all__ = [
+    "Plan",
+    "plan_budget",
+    "refit_candidates",
+    "score_rankers",
+    "score_references",
+    "score_wrappers",
+]
+
+#: columns and largest k of the rankers' probe fit (its cost is scaled to the table's columns,
+#: and for a greedy ranking to its k)
+PROBE_COLUMNS = 100
+PROBE_K = 10
+#: the least share of the budget a wrapper's trial fit is started with
+_MIN_WRAPPER_SHARE = 0.2
+#: the share of the budget planned for: estimates from one probe fit are rough
+_BUDGET_SHARE = 0.85
+
+
+def _run(tasks, n_jobs, progress: bool, desc: str):
+    from joblib import Parallel, delayed
+
+    from weakfs._progress import progress as bar
+
+    calls = [delayed(func)(*args) for func, args in tasks]
+    stream = Parallel(n_jobs=n_jobs, return_as="generator")(calls)
+    return list(bar(stream, enabled=progress, total=len(calls), desc=desc))
+
+
+def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[[dict], float]):
+    """A wrapper's settings scaled to ``budget_left`` seconds, from the time of one probe fit at
+    its smallest setting; ``fits_per_unit`` converts that probe into the whole run (folds, and
+    the ks relative to the probe's k).  Returns ``(settings, None)``, or ``(None, seconds
+    needed)`` when even the smallest setting does not fit."""
+    spec = METHODS[name]
+    settings = dict(spec.settings)
+    if spec.budget_param is None:
+        need = probe(settings) * fits_per_unit
+        return (settings, None) if need <= budget_left else (None, need)
+    low, high = spec.budget_range
+    need_low = probe({**settings, spec.budget_param: low}) * fits_per_unit
+    units = int(low * budget_left / max(need_low, 1e-9))
+    if units < low:
+        return None, need_low
+    settings[spec.budget_param] = min(high, units)
+    return settings, None
+
+
+@dataclass
+class Plan:
+    """What the steps of a comparison share, fixed before any fit."""
+
+    X: np.ndarray
+    y: np.ndarray
+    names: list[str]
+    kind: str
+    methods: list[str]
+    ks: list[int]
+    splits: list
+    seeds: list[int]
+    scorer: Scorer
+    prior: float | None
+    deadline: float | None
+    started: float
+    n_jobs: object
+    progress: bool
+    notes: list
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+
+def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple[list[str], int]:
+    """Fit the references and rankers to the budget before running them: one probe each on the
+    first fold's training rows (the downstream model on every column; each ranker's fit) gives
+    their cost per fold; the random draws, then the repeated folds, are lowered, then the
+    costliest rankers left out, until references and rankers fit in 60 % of the time left
+    (the rest is for the wrappers and the refits).  Returns the rankers kept and the draws
+    per k."""
+    if plan.deadline is None:
+        return rankers, n_random
+    tr, te = plan.splits[0]
+    start = time.perf_counter()
+    plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
+    per_column = (time.perf_counter() - start) / plan.n_features
+    # the rankers' probe: a column subsample, its cost scaled to the columns they will read
+    # (a greedy ranker's cost grows about linearly with the columns at a given k)
+    n_read = min(plan.n_features, SCREEN_COLUMNS)
+    probe_cols = np.sort(
+        np.random.RandomState(plan.seeds[0]).choice(
+            plan.n_features, size=min(plan.n_features, PROBE_COLUMNS), replace=False
+        )
+    )
+    X_probe = plan.X[:, probe_cols]
+    ks_probe = [k for k in plan.ks if k <= PROBE_K] or [1]
+    k_fit = max([k for k in plan.ks if k < n_read], default=1)
+    labeled = tr[plan.y[tr] != plan.y[tr].min()][:15]
+    warm_train = np.concatenate([labeled, tr[plan.y[tr] == plan.y[tr].min()][:30]])
+    cost_of = {}
+    for m in rankers:
+        if time.time() > plan.deadline:
+            break
+        # a first fit on a few rows and columns compiles what a method compiles (numba), so
+        # that the timed probe measures the work only
+        method_fold(
+            m,
+            METHODS[m].settings,
+            plan.prior,
+            plan.seeds[0],
+            X_probe[:, :5],
+            plan.y,
+            warm_train,
+            te,
+            [1, 2],
+            plan.scorer,
+            plan.deadline,
+        )
+        t0 = time.perf_counter()
+        result = method_fold(
+            m,
+            METHODS[m].settings,
+            plan.prior,
+            plan.seeds[0],
+            X_probe,
+            plan.y,
+            tr,
+            te,
+            ks_probe,
+            plan.scorer,
+            plan.deadline,
+        )
+        seconds = time.perf_counter() - t0
+        scale = n_read / probe_cols.size
+        if METHODS[m].greedy:
+            scale *= max(1.0, k_fit / max(ks_probe))
+        if isinstance(result, Failed):
+            plan.notes.append(f"{m} left out: its fit failed on fold 1 ({result.error})")
+            continue
+        cost_of[m] = seconds * scale if isinstance(result, list) else np.inf
+    allowed = 0.6 * (plan.deadline - time.time())
+
+    def references(draws: int) -> float:
+        # all features once, and each k's draws at about k / d of that fit's cost (at least a
+        # quarter of it: a fit has a fixed cost)
+        per_fold = plan.n_features + draws * sum(max(k, plan.n_features / 4) for k in plan.ks)
+        return per_fold * per_column
+
+    kept = [m for m in rankers if np.isfinite(cost_of.get(m, np.inf))]
+    draws, folds = n_random, len(plan.splits)
+
+    def cost() -> float:
+        return folds * (references(draws) + sum(cost_of[m] for m in kept))
+
+    while draws > 1 and cost() > allowed:
+        draws = max(1, draws // 2)
+    while folds > cv and cost() > allowed:
+        folds -= cv
+    while kept and cost() > allowed:
+        dropped = max(kept, key=cost_of.get)
+        kept.remove(dropped)
+        plan.notes.append(
+            f"{dropped} left out for the budget: about {folds * cost_of[dropped]:.0f} s on "
+            f"{folds} folds (one fold's fit: {cost_of[dropped]:.1f} s)"
+        )
+    failed = [
+        m
+        for m in rankers
+        if m not in cost_of and any(m + " left out: its fit" in n for n in plan.notes)
+    ]
+    for m in rankers:
+        if m not in failed and (m not in cost_of or not np.isfinite(cost_of[m])):
+            plan.notes.append(f"{m} left out for the budget: its trial fit did not finish in time")
+    if draws < n_random:
+        plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
+    if folds < len(plan.splits):
+        plan.notes.append(
+            f"folds: {folds // cv} repetition(s) of the {cv} folds instead of "
+            f"{len(plan.splits) // cv}, to fit the budget"
+        )
+        del plan.splits[folds:]
+    return kept, draws
+
+
+def score_references(plan: Plan, n_random: int, records: list) -> None:
+    """Random columns and all features on every fold; the folds the deadline cut are dropped
+    for every row (all rows are compared on the same folds)."""
+    tasks = [
+        (
+            reference_fold,
+            (
+                n_random,
+                plan.seeds[f],
+                plan.X,
+                plan.y,
+                tr,
+                te,
+                plan.ks,
+                plan.scorer,
+                plan.n_features,
+                plan.deadline,
+            ),
+        )
+        for f, (tr, te) in enumerate(plan.splits)
+    ]
+    results = _run(tasks, plan.n_jobs, plan.progress, "references")
+    done = [i for i, r in enumerate(results) if not isinstance(r, Skipped)]
+    if len(done) < 2:
+        raise ValueError(
+            "the budget ran out before the references (random columns, all features) were "
+            "scored on two folds: give a larger --budget"
+        )
+    if len(done) < len(results):
+        plan.notes.append(
+            f"folds: {len(done)} of {len(results)} scored in the budget; every row is compared "
+            "on those"
+        )
+        plan.splits[:] = [plan.splits[i] for i in done]
+        results = [results[i] for i in done]
+    for f, fold_rows in enumerate(results):
+        records += [(row[0], f, *row[1:]) for row in fold_rows]
+
+
+def _method_tasks(plan: Plan, m: str, settings: dict) -> list:
+    return [
+        (
+            method_fold,
+            (
+                m,
+                settings,
+                plan.prior,
+                plan.seeds[f],
+                plan.X,
+                plan.y,
+                tr,
+                te,
+                plan.ks,
+                plan.scorer,
+                plan.deadline,
+            ),
+        )
+        for f, (tr, te) in enumerate(plan.splits)
+    ]
+
+
+def score_rankers(plan: Plan, rankers: list[str], records: list) -> None:
+    tasks = [task for m in rankers for task in _method_tasks(plan, m, METHODS[m].settings)]
+    results = _run(tasks, plan.n_jobs, plan.progress, "selectors")
+    n = len(plan.splits)
+    for i, m in enumerate(rankers):
+        add_method_records(records, plan.notes, m, results[i * n : (i + 1) * n])
+
+
+def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
+    """Each wrapper at the settings the time left allows (a probe fit on the first fold's
+    training rows times the whole run), or left out with a note."""
+    for i, m in enumerate(wrappers):
+        settings = dict(METHODS[m].settings)
+        if plan.deadline is not None:
+            left = _BUDGET_SHARE * (plan.deadline - time.time())
+            share = left / (len(wrappers) - i)
+            if share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
+                # no probe: a trial fit alone would overrun the budget
+                plan.notes.append(f"{m} left out: the steps before it used the whole budget")
+                continue
+            tr0, _ = plan.splits[0]
+            ks = plan.ks
+            # the probe fits the middle k once; a wrapper's cost grows about linearly with k
+            k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
+            ks_run = [ks[-1]] if METHODS[m].ranker else ks
+            fits_per_unit = len(plan.splits) * sum(ks_run) / k_probe
+
+            def probe(trial, m=m, tr0=tr0, k_probe=k_probe):
+                t0 = time.perf_counter()
+                build = METHODS[m].build(k_probe, trial, plan.prior, plan.seeds[0])
+                build.fit(plan.X[tr0], plan.y[tr0])
+                return time.perf_counter() - t0
+
+            try:
+                settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
+            except Exception as exc:  # as a failed fold: left out, with why
+                plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
+                continue
+            if settings is None:
+                plan.notes.append(
+                    f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
+                    f"budget leaves {max(share, 0):.0f} s"
+                )
+                continue
+            param = METHODS[m].budget_param
+            if param is not None and settings[param] < METHODS[m].settings[param]:
+                plan.notes.append(
+                    f"{m}: {param}={settings[param]} (default {METHODS[m].settings[param]}) to "
+                    "fit the budget"
+                )
+        results = _run(_method_tasks(plan, m, settings), plan.n_jobs, plan.progress, m)
+        add_method_records(records, plan.notes, m, results)
+
+
+def refit_candidates(plan: Plan, board: pd.DataFrame, settings_of: dict) -> pd.DataFrame:
+    """``features``: for each method's automatic-k row, the columns a refit on all rows selects
+    (what ``weakfs select`` with the same method and k returns), when the budget leaves time
+    for it (about one fold's fit); else the columns chosen in the most folds
+    (``features_from`` says which)."""
+    features = list(board["features_in_folds"])
+    origin = ["chosen in the most folds"] * len(board)
+    for i, row in board.iterrows():
+        if row["method"] == ALL_FEATURES:
+            features[i], origin[i] = list(plan.names), "every column"
+            continue
+        if row["method"] == RANDOM or row["k_rule"] != "auto":
+            continue
+        if plan.deadline is not None and time.time() + 1.5 * row["seconds"] > plan.deadline:
+            continue
+        spec = METHODS[row["method"]]
+        try:
+            est = spec.build(int(row["k"]), settings_of[row["method"]], plan.prior, plan.seeds[0])
+            est.fit(plan.X, plan.y)
+        except Exception:  # the folds' sets stand; the fit's failure is theirs to report
+            continue
+        if spec.ranker:
+            cols = feature_order(est)[: int(row["k"])]
+        else:
+            cols = np.flatnonzero(est.get_support())
+        features[i], origin[i] = [plan.names[j] for j in cols], "refit on all rows"
+    return board.assign(features=features, features_from=origin)
