@@ -17,10 +17,7 @@ reproduction too long for one session accumulates over several, and a run that c
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import json
-import platform
-import re
 import shlex
 import signal
 import sys
@@ -31,11 +28,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from weakfs.experiments._registry import STAGING, Experiment, ReportContext, RunConfig, get
-from weakfs.experiments._store import CellCache, CsvCells, cell_key, jsonable
+from weakfs.experiments._derived import run_derived, stored_table
+from weakfs.experiments._registry import Experiment, ReportContext, RunConfig, get
+from weakfs.experiments._report_files import (
+    keep_figures,
+    report_cells,
+    report_command,
+    report_header,
+    same_report,
+)
+from weakfs.experiments._store import CellCache, CsvCells, cell_key, jsonable, records_table
 
 __all__ = [
     "cell_grid",
@@ -163,19 +167,6 @@ def _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures
         records[cell_key(record["cell"])] = record
 
 
-def _versions() -> str:
-    import numba
-    import scipy
-    import sklearn
-
-    import weakfs
-
-    return (
-        f"weakfs {weakfs.__version__}, Python {platform.python_version()}, numpy {np.__version__}, "
-        f"scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, numba {numba.__version__}"
-    )
-
-
 def run_experiment(
     name: str,
     config: RunConfig | None = None,
@@ -225,7 +216,7 @@ def run_experiment(
     name = experiment.name  # an alias writes under the experiment's own name
     out = Path(out_dir if out_dir is not None else experiment.default_out())
     if experiment.derive is not None:  # computes nothing: reads other experiments' stores
-        return _run_derived(experiment, config, out, log or (lambda msg: None))
+        return run_derived(experiment, config, out, log or (lambda msg: None))
     options = _ReadOptions(config.options)
     cells = [
         experiment.versioned(c)
@@ -262,7 +253,7 @@ def run_experiment(
     report = out / f"{name}.md"
     if cached_only and not records:
         # nothing to report: say what the committed cells were made with, change no file
-        made_with = _report_command(report)
+        made_with = report_command(report)
         raise ValueError(
             f"no finished cell of {name} matches these options (0 of {len(cells)} found in "
             f"{out / (name + '.csv')} or its cache)"
@@ -278,13 +269,13 @@ def run_experiment(
         _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures, say)
     wall = time.perf_counter() - started
 
-    table, row_keys = _table(records, keys)
+    table, row_keys = records_table(records, keys)
     out.mkdir(parents=True, exist_ok=True)
     fresh = table.assign(**{CsvCells.KEY: row_keys})
     fresh = fresh[[k not in archived for k in row_keys]]
     n_other_rows, n_superseded = archive.write(fresh, row_keys, experiment.cell_version)
 
-    committed = _report_cells(report)
+    committed = report_cells(report)
     partial = committed > len(table)  # never replace a report by one with fewer cells
     ctx = ReportContext(
         out_dir=out,
@@ -294,7 +285,7 @@ def run_experiment(
         failures=failures,
     )
     body = experiment.write_report(table, ctx) if len(table) else "No cell finished."
-    header = _report_header(
+    header = report_header(
         experiment.title,
         ctx.command,
         cells=(len(table), len(cells), len(cells) - len(todo) - n_missing, len(failures)),
@@ -317,117 +308,11 @@ def run_experiment(
         )
         say(f"{name}.md holds {committed} cells, this run {len(table)}: wrote {report.name}")
     text = "\n".join(header) + "\n" + body.rstrip() + "\n"
-    changed = not (report.exists() and _same_report(report.read_text(), text))
+    changed = not (report.exists() and same_report(report.read_text(), text))
     if changed:
         report.write_text(text)
-    _keep_figures(out, replace=changed)
+    keep_figures(out, replace=changed)
     return table
-
-
-def _keep_figures(out: Path, *, replace: bool) -> None:
-    """Move the figures a report drew (in its staging folder) beside it: all of them when the
-    report was written, else only those not there yet."""
-    staging = out / STAGING
-    if not staging.is_dir():
-        return
-    for figure in staging.iterdir():
-        target = out / figure.name
-        if replace or not target.exists():
-            figure.replace(target)
-        else:
-            figure.unlink()
-    staging.rmdir()
-
-
-def _table(records: dict[str, dict], keys: list[str]) -> tuple[pd.DataFrame, list[str]]:
-    """One row per finished cell (its keys, its results, ``seconds``) in the order of ``keys``,
-    and the keys of those rows."""
-    found = [key for key in keys if key in records]
-    rows = [
-        {**records[k]["cell"], **records[k]["result"], "seconds": records[k]["seconds"]}
-        for k in found
-    ]
-    return pd.DataFrame(rows), found
-
-
-def stored_table(name: str, config: RunConfig, out_dir: str | Path = "results") -> pd.DataFrame:
-    """The finished cells of experiment ``name`` at ``config`` that its committed
-    ``OUT/NAME.csv`` holds, one row each as its report reads them; rows of an older version of
-    the code are left out, the uncommitted cache is not read and nothing is run (an absent CSV
-    gives an empty table)."""
-    experiment = get(name)
-    cells = [experiment.versioned(c) for c in experiment.make_cells(config)]
-    keys = [cell_key(c) for c in cells]
-    records = CsvCells(Path(out_dir) / f"{experiment.name}.csv").records(cells, keys)
-    return _table(records, keys)[0]
-
-
-def _options_text(config: RunConfig) -> str:
-    """The command-line options of ``config`` (`` --runs 5 --set grid=reduced``)."""
-    parts = [] if config.runs is None else [f"--runs {config.runs}"]
-    for flag, values in (("--datasets", config.datasets), ("--methods", config.methods)):
-        if values is not None:
-            parts.append(f"{flag} {','.join(values)}")
-    parts += ["--quick"] if config.quick else []
-    parts += [f"--set {key}={value}" for key, value in config.options.items()]
-    return "".join(f" {part}" for part in parts)
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` (atomic rename) unless the file already says exactly that."""
-    if path.exists() and path.read_text() == text:
-        return
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
-def _run_derived(experiment: Experiment, config: RunConfig, out: Path, say) -> pd.DataFrame:
-    """A derived experiment: read its sources' committed cells, write OUT/NAME.csv (its table)
-    and OUT/NAME.md; no date or timing in either, so the same stores give the same files byte
-    for byte.  Returns the cells read (column ``experiment``: their source)."""
-    name = experiment.name
-    if config != RunConfig():
-        raise ValueError(
-            f"{name} computes nothing and takes no --runs, --datasets, --methods, --quick or "
-            f"--set: it reads the committed cells of {', '.join(experiment.sources)} at the "
-            "settings of their reports"
-        )
-    frames, read = [], []
-    for source, settings in experiment.sources.items():
-        cells = stored_table(source, settings, out)
-        frames.append(cells.assign(experiment=source))
-        read.append(
-            f"  - `{source}.csv`: {len(cells)} cells, those of `weakfs reproduce {source}"
-            f"{_options_text(settings)}`"
-        )
-    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    table = experiment.derive(cells)
-    where = "" if out == experiment.default_out() else f" --out {out}"
-    ctx = ReportContext(
-        out_dir=out, name=name, config=config, command=f"weakfs reproduce {name}{where}"
-    )
-    body = experiment.write_report(table, ctx)
-    header = [
-        f"# {experiment.title}",
-        "",
-        f"- Command: `{ctx.command}` (computes nothing; the same stores give the same files)",
-        "- Read from the committed stores in this folder (rows of older code, marked "
-        "`superseded`, left out; the uncommitted cache not read):",
-        *read,
-        f"- Table: `{name}.csv`, {len(table)} rows",
-        "",
-    ]
-    out.mkdir(parents=True, exist_ok=True)
-    # ten significant digits: the last digits of a mean depend on the summation order of the
-    # installed numpy and pandas, and would change the file without changing a result
-    _write_if_changed(out / f"{name}.csv", table.to_csv(index=False, float_format="%.10g"))
-    _write_if_changed(out / f"{name}.md", "\n".join(header) + "\n" + body.rstrip() + "\n")
-    say(
-        f"{name}: computes nothing; read {len(cells)} cells of {len(frames)} experiments, "
-        f"wrote {name}.csv ({len(table)} rows) and {name}.md"
-    )
-    return cells
 
 
 class _ReadOptions(dict):
@@ -451,74 +336,6 @@ class _ReadOptions(dict):
         return super().__contains__(key)
 
 
-def _report_gist(text: str) -> str:
-    """A report without what only says how it was made: the command, date, wall time, library
-    versions and machine of its run, and where its cells were read from (a ``--cached-only``
-    rewrite of the same cells on another installation says the same)."""
-    text = re.sub(
-        r"^- (Command|Date|Wall time of this invocation|Versions|Machine): .*$",
-        "",
-        text,
-        flags=re.M,
-    )
-    return re.sub(r"^(- Cells: \d+ finished of \d+) .*$", r"\1", text, flags=re.M)
-
-
-def _same_report(old: str, new: str) -> bool:
-    """Whether two reports say the same (a ``--cached-only`` rewrite of an unchanged store
-    leaves the committed report alone)."""
-    return _report_gist(old) == _report_gist(new)
-
-
-def _report_command(path: Path) -> str | None:
-    """The command an existing report was made with."""
-    if not path.exists():
-        return None
-    match = re.search(r"^- Command: `(.*)`$", path.read_text(), flags=re.MULTILINE)
-    return match.group(1) if match else None
-
-
-def _report_header(title, command, *, cells, n_missing, seconds, raw) -> list[str]:
-    """The lines above a report's body: how it was made and where its raw cells are."""
-    finished, total, read, failed = cells
-    csv_name, n_other_rows, n_superseded = raw
-    wall, cell_seconds = seconds
-    return [
-        f"# {title}",
-        "",
-        f"- Command: `{command}`",
-        f"- Date: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- Cells: {finished} finished of {total} ({read} read from the cache or {csv_name}, "
-        f"{failed} failed"
-        + (f", {n_missing} not run: report from the cache only" if n_missing is not None else "")
-        + ")",
-        f"- Wall time of this invocation: {wall:.1f} s; summed cell time: {cell_seconds:.1f} s",
-        f"- Versions: {_versions()}",
-        f"- Machine: {platform.machine()}, {_cpu_count()} cores",
-        f"- Raw cells: `{csv_name}`"
-        + (
-            f" (also holds {n_other_rows} cells of runs with other settings, not in this report)"
-            if n_other_rows
-            else ""
-        )
-        + (
-            f"; {n_superseded} rows computed by an older version of the code are kept there, "
-            "marked `superseded`, and left out"
-            if n_superseded
-            else ""
-        ),
-        "",
-    ]
-
-
-def _report_cells(path: Path) -> int:
-    """How many cells an existing report says it holds (0 if there is none)."""
-    if not path.exists():
-        return 0
-    match = re.search(r"^- Cells: (\d+) finished", path.read_text(), flags=re.MULTILINE)
-    return int(match.group(1)) if match else 0
-
-
 class DataMissingError(FileNotFoundError):
     """A dataset an experiment needs is not staged (weakfs never downloads data)."""
 
@@ -529,12 +346,6 @@ def _missing_dataset(error: str) -> str | None:
         if "DatasetNotFoundError" in line:
             return line.split(":", 1)[1].strip() if ":" in line else line
     return None
-
-
-def _cpu_count() -> int:
-    import os
-
-    return os.cpu_count() or 1
 
 
 def cell_grid(config: RunConfig, n_runs: int, first: tuple[str, list], methods: list, **fixed):

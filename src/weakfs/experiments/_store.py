@@ -244,3 +244,14 @@ class CsvCells:
             for row in text.to_dict("records")
         ]
         return row_version < pd.Series(wanted, index=text.index)
+
+
+def records_table(records: dict[str, dict], keys: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    """One row per finished cell (its keys, its results, ``seconds``) in the order of ``keys``,
+    and the keys of those rows."""
+    found = [key for key in keys if key in records]
+    rows = [
+        {**records[k]["cell"], **records[k]["result"], "seconds": records[k]["seconds"]}
+        for k in found
+    ]
+    return pd.DataFrame(rows), found
