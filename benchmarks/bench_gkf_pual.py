@@ -19,12 +19,8 @@ from threadpoolctl import threadpool_limits
 from weakfs._graph import knn_laplacian
 from weakfs.datasets import load
 from weakfs.pu import GKFPUALClassifier
-from weakfs.pu._gkf_pual._admm import (
-    _kernel_free_gram,
-    _quadratic_features,
-    gkf_pual_objective,
-    quadratic_design,
-)
+from weakfs.pu._gkf_pual._admm import gkf_pual_objective
+from weakfs.pu._gkf_pual._design import _kernel_free_gram, _quadratic_features, quadratic_design
 
 PARAMS = {"C1": 1.0, "C2": 0.01, "lambda1": 1.0, "lambda2": 0.17, "sigma": 1.0}
 

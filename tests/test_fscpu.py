@@ -14,7 +14,8 @@ from weakfs.pu._fscpu._cluster_objective import (
     cluster_counts,
     cluster_objective,
 )
-from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
+from weakfs.pu._fscpu._kmeans import kmeans
 from weakfs.pu._fscpu._selector import ClusterAssumptionObjective
 
 
@@ -168,8 +169,8 @@ def test_gmm_sparse_path_same_parameters_as_sklearn_from_same_start():
 def test_kmeans_lloyd_equals_sklearn_from_same_seeds(sparse_data):
     from sklearn.cluster import KMeans
 
-    from weakfs.pu._fscpu._gmm import _kmeans_plusplus
     from weakfs.pu._fscpu._gmm_kernels import csr_rows
+    from weakfs.pu._fscpu._kmeans import _kmeans_plusplus
     from weakfs.pu._fscpu._kmeans_kernels import lloyd_csr
 
     X = _sparse_blobs(6) if sparse_data else _blobs(6)

@@ -8,8 +8,9 @@ import pytest
 from sklearn.mixture import GaussianMixture
 from sklearn.mixture._gaussian_mixture import _estimate_gaussian_parameters
 
-from weakfs.pu._fscpu import _gmm
-from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu import _gmm, _kmeans
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
+from weakfs.pu._fscpu._kmeans import kmeans
 
 
 def _scaled_clusters(seed=0, n=1500, d=8, k=5):
@@ -91,10 +92,10 @@ def test_dense_kmeans_equals_sklearn_lloyd_from_same_seeds():
     X, _ = _scaled_clusters(2)
     csr = csr_rows(X)[:3]
     x_sq = (X * X).sum(1)
-    assert len(csr[2]) > _gmm.DENSE_KMEANS_FRACTION * X.size  # the BLAS-distance path
-    seeds = _gmm._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0), dense=True)
+    assert len(csr[2]) > _kmeans.DENSE_KMEANS_FRACTION * X.size  # the BLAS-distance path
+    seeds = _kmeans._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0), dense=True)
     # the same seeds as the sparse-distance seeding (distances equal to rounding)
-    seeds_csr = _gmm._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0))
+    seeds_csr = _kmeans._kmeans_plusplus(X, csr, 4, x_sq, np.random.RandomState(0))
     np.testing.assert_allclose(seeds, seeds_csr)
     ours, centers, inertia = kmeans(X, 4, random_state=0)
     km = KMeans(4, init=seeds, n_init=1, algorithm="lloyd").fit(X)

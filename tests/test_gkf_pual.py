@@ -7,14 +7,8 @@ import pytest
 
 from weakfs._graph import knn_laplacian
 from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
-from weakfs.pu._gkf_pual._admm import (
-    _admm,
-    _final_coefficients,
-    _kernel_free_gram,
-    _quadratic_features,
-    gkf_pual_objective,
-    quadratic_design,
-)
+from weakfs.pu._gkf_pual._admm import _admm, _final_coefficients, gkf_pual_objective
+from weakfs.pu._gkf_pual._design import _kernel_free_gram, _quadratic_features, quadratic_design
 
 cp = pytest.importorskip("cvxpy")
 

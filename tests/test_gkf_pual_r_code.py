@@ -9,10 +9,8 @@ import numpy as np
 import pytest
 
 from weakfs.pu import GKFPUALClassifier, gkf_pual_path
-from weakfs.pu._gkf_pual._admm import (
-    _ADMMProblem,
-    _final_coefficients,
-    _group_threshold,
+from weakfs.pu._gkf_pual._admm import _ADMMProblem, _final_coefficients, _group_threshold
+from weakfs.pu._gkf_pual._design import (
     _kernel_free_gram,
     _quadratic_features,
     dense_gaussian_laplacian,

@@ -580,9 +580,6 @@ def _for_instance(table: dict, estimator) -> dict[str, str]:
     return dict(entry(estimator) if callable(entry) else entry)
 
 
-#: scikit-learn 1.6's check_positive_only_tag_during_fit centres the integer table that
-#: _enforce_estimator_tags_X makes for estimators reading categories or counts in place
-#: (``X -= X.mean()`` on int32 raises); fixed in 1.7
 _SKLEARN_16_POSITIVE_ONLY = (
     "scikit-learn < 1.7: the check itself fails on the integer input it builds for this "
     "estimator (X -= X.mean() on int32); the check runs on scikit-learn 1.7 and later"
@@ -594,6 +591,7 @@ def skipped_checks(estimator) -> dict[str, str]:
     skipped = _for_instance(SKIPPED_CHECKS, estimator)
     from sklearn import __version__ as sklearn_version
 
+    # scikit-learn 1.6's check centres an int32 table in place (fixed in 1.7)
     if tuple(int(p) for p in sklearn_version.split(".")[:2]) < (1, 7):
         skipped.setdefault("check_positive_only_tag_during_fit", _SKLEARN_16_POSITIVE_ONLY)
     return skipped

@@ -33,7 +33,8 @@ from weakfs._validation import (
     validate_X_y,
 )
 from weakfs.pu._fscpu._cluster_objective import cluster_objective
-from weakfs.pu._fscpu._gmm import fit_gaussian_mixture, kmeans
+from weakfs.pu._fscpu._gmm import fit_gaussian_mixture
+from weakfs.pu._fscpu._kmeans import kmeans
 from weakfs.search import CachedObjective, CompactGA
 
 __all__ = ["ClusterAssumptionObjective", "FSCPUSelector"]

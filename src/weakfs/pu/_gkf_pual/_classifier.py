@@ -26,15 +26,12 @@ from weakfs._graph import knn_laplacian
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs.pu._base import _StandardizedPUClassifier
-from weakfs.pu._gkf_pual._admm import (
-    GRAPH_SOLVERS,
+from weakfs.pu._gkf_pual._admm import GRAPH_SOLVERS, _admm, _final_coefficients, gkf_pual_objective
+from weakfs.pu._gkf_pual._design import (
     QuadraticDesign,
-    _admm,
-    _final_coefficients,
     _kernel_free_gram,
     _quadratic_features,
     dense_gaussian_laplacian,
-    gkf_pual_objective,
     quadratic_design,
 )
 from weakfs.pu._gkf_pual._path_solver import _path_solver

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from weakfs.pu._gkf_pual._admm import QuadraticDesign, _ADMMProblem, _ADMMState
+from weakfs.pu._gkf_pual._admm import _ADMMProblem, _ADMMState
+from weakfs.pu._gkf_pual._design import QuadraticDesign
 
 
 # ----------------------------------------------------------------------------------------------
