@@ -80,3 +80,26 @@ def test_compare_suggests_its_own_option_for_negatives(tmp_path, capsys):
     y = pd.Series([1, 0, 2, 1], name="label")
     note = _other_values_note(y, (y == 1).to_numpy(), "compare")
     assert "weakfs compare" in note and "--method sewil" not in note
+
+
+def test_reduced_and_transform_write_the_same_column_order(tmp_path, capsys):
+    from weakfs.cli import main
+
+    path = _table(tmp_path)
+    reduced, model, again = tmp_path / "r.csv", tmp_path / "m.joblib", tmp_path / "a.csv"
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    argv += ["-k", "3", "--reduced", str(reduced), "--save-model", str(model)]
+    assert main(argv) == 0
+    assert main(["transform", str(model), str(path), "-o", str(again)]) == 0
+    written = list(pd.read_csv(reduced).columns.drop("label"))
+    assert written == list(pd.read_csv(again).columns) == ["a", "b", "c"]
+
+
+def test_the_prior_of_constant_columns_is_an_error_and_the_scar_check_cannot_decide():
+    from weakfs.pu import check_scar, estimate_class_prior
+
+    X = np.ones((200, 3))
+    s = np.r_[np.ones(60, int), np.zeros(140, int)]
+    with pytest.raises(ValueError, match="every column of X is constant"):
+        estimate_class_prior(X, s)
+    assert check_scar(X, s, random_state=0).message.startswith("The SCAR check cannot decide")

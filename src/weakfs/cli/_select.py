@@ -332,7 +332,10 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
             request, features.X.shape, names, scores, features.source, label, prior_info
         )
     if request.reduced is not None:
-        reduced = features.X[names].reset_index(drop=True)
+        # the table's column order, as `weakfs transform` writes it (-o lists the ranking)
+        chosen = set(names)
+        reduced = features.X[[c for c in features.X.columns if c in chosen]]
+        reduced = reduced.reset_index(drop=True)
         if y is not None:
             reduced[str(y.name)] = y.reset_index(drop=True)
         write_table(request.reduced, request.reduced_format, reduced)

@@ -438,6 +438,12 @@ def _estimate_many(
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
     if X.shape[0] != s.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {s.shape[0]}")
+    spread = (X.max(axis=0) - X.min(axis=0)).toarray() if sparse_input(X) else np.ptp(X, axis=0)
+    if X.shape[1] == 0 or not np.any(np.asarray(spread) > 0):
+        raise ValueError(
+            "every column of X is constant: no classifier can tell labeled from unlabeled rows, "
+            "so the class prior cannot be estimated from them; give the prior if it is known"
+        )
     n = s.shape[0]
     n_l = int(s.sum())
     n_u = n - n_l
@@ -525,6 +531,10 @@ def _estimate_many(
                 bootstrap_estimates=boot[method],
             )
     return {method: out[method] for method in methods}
+
+
+def sparse_input(X) -> bool:
+    return hasattr(X, "tocsr")
 
 
 def _bootstrap_rows(s, random_state, n_bootstrap):

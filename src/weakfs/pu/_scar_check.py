@@ -210,7 +210,15 @@ def check_scar(
         f"held-out AUC {auc:.2f}, one-sided Mann–Whitney p = {p_value:.2g}, {in_l.shape[0]} "
         f"labeled vs {in_u.shape[0]} unlabeled rows scoring at least {threshold:.2g}"
     )
-    if p_value < alpha:
+    if np.ptp(np.r_[in_l, in_u]) == 0:
+        # every row in the region scores the same: the test has nothing to rank (p = 1 would
+        # read as "no evidence" where the check simply cannot see)
+        message = (
+            f"The SCAR check cannot decide: the labeled-vs-unlabeled classifier gives every row "
+            f"the same score ({what}); the columns hold nothing that tells rows apart, so "
+            "neither SCAR nor its failure can be seen"
+        )
+    elif p_value < alpha:
         message = (
             f"SCAR is doubtful: the labeled-vs-unlabeled classifier ranks the labeled positives "
             f"above the unlabeled rows most like positives ({what}); the labeled positives look "
