@@ -103,3 +103,15 @@ def test_the_prior_of_constant_columns_is_an_error_and_the_scar_check_cannot_dec
     with pytest.raises(ValueError, match="every column of X is constant"):
         estimate_class_prior(X, s)
     assert check_scar(X, s, random_state=0).message.startswith("The SCAR check cannot decide")
+
+
+def test_decimal_commas_are_named_and_read_with_decimal(tmp_path, capsys):
+    from weakfs.cli import main
+
+    path = tmp_path / "dec.csv"
+    rows = [f"{i},5;{2 * i},25;{i % 2}" for i in range(40)]
+    path.write_text("a;b;label\n" + "\n".join(rows) + "\n")
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    err = _fails([*argv, "-k", "1"], capsys)
+    assert "decimal comma" in err and "--decimal ','" in err
+    assert main([*argv, "-k", "1", "--decimal", ","]) == 0

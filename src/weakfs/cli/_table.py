@@ -17,7 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pandas.api import types as ptypes
 
+from weakfs._columns import is_bool_column
 from weakfs.cli._common import _fail, _names
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -60,6 +62,8 @@ class TableRequest:
         Seed of the method and of simulated labels.
     progress : bool
         Show progress on stderr.
+    decimal : str
+        The decimal mark of a CSV file's numbers (``.`` or ``,``).
     """
 
     method: str
@@ -80,6 +84,7 @@ class TableRequest:
     impute: str | None = None
     random_state: int = 0
     progress: bool = True
+    decimal: str = "."
 
     @classmethod
     def from_args(
@@ -113,6 +118,7 @@ class TableRequest:
             impute=args.impute,
             random_state=args.random_state,
             progress=not args.no_progress,
+            decimal=_parse_decimal(args.decimal),
         )
 
 
@@ -153,6 +159,12 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
         + (" and for the PU score" if command == "compare" else "")
         + " (default: auto, estimated)",
     )
+    parser.add_argument(
+        "--decimal",
+        default=".",
+        metavar="CHAR",
+        help="decimal mark of a CSV file's numbers: '.' (default) or ',' (1,5)",
+    )
     col = parser.add_argument_group("columns")
     col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
     col.add_argument(
@@ -184,6 +196,12 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
     run = parser.add_argument_group("run")
     run.add_argument("--random-state", type=int, default=0, metavar="SEED", help="default 0")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _parse_decimal(text: str) -> str:
+    if text not in (".", ","):
+        _fail(f"--decimal takes '.' or ','; got {text!r}")
+    return text
 
 
 def _parse_prior(text: str | None) -> float | str | None:
@@ -276,7 +294,9 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
             frame = pd.read_parquet(path)
         else:
             sep = request.sep or _detect_separator(path)
-            frame = pd.read_csv(path, sep=sep, low_memory=False)
+            if sep == request.decimal:
+                _fail(f"the separator and --decimal are both {sep!r}: give --sep")
+            frame = pd.read_csv(path, sep=sep, decimal=request.decimal, low_memory=False)
     except pd.errors.EmptyDataError:
         _fail(f"{path.name} is empty (no header, no rows)")
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
@@ -289,6 +309,8 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
             f"{path.name} reads as one column ({str(frame.columns[0])[:60]!r}): its separator "
             "is none of comma, semicolon, tab or pipe; give --sep"
         )
+    if csv and request.decimal == ".":
+        _refuse_decimal_commas(frame, path.name)
     target = request.target
     if target is not None and target not in frame.columns:
         how = _how_read(path, sep, frame) if csv else f"{frame.shape[1]} columns"
@@ -298,6 +320,27 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
     X = frame if target is None else frame.drop(columns=[target])
     _check_not_empty(request, X, path.name, target)
     return X, (None if target is None else frame[target]), path.name
+
+
+_DECIMAL_COMMA = r"^\s*[-+]?\d+,\d+\s*$"
+
+
+def _refuse_decimal_commas(frame: pd.DataFrame, name: str) -> None:
+    """Text columns whose values are numbers written with a decimal comma (``1,5``) would be
+    one-hot encoded as categories: say so, and how to read them as numbers."""
+    found = []
+    for column in frame.columns:
+        values = frame[column]
+        if ptypes.is_numeric_dtype(values) or is_bool_column(values):
+            continue
+        present = values.dropna().astype(str)
+        if len(present) and present.str.match(_DECIMAL_COMMA).mean() >= 0.9:
+            found.append(column)
+    if found:
+        _fail(
+            f"{name}: {_names(map(repr, found))} hold numbers with a decimal comma (1,5), which "
+            "would be read as text; give --decimal ',' (and --sep if the separator is a comma)"
+        )
 
 
 def _how_read(path, sep: str, frame: pd.DataFrame) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from weakfs.cli._common import _fail, _names, _refuse_overwriting
 from weakfs.cli._output import table_format, write_table
+from weakfs.cli._table import _parse_decimal
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -24,6 +25,9 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("table", help="CSV or Parquet file with the columns of the fit table")
     parser.add_argument("-o", "--output", required=True, help="reduced table (.csv or .parquet)")
     parser.add_argument("--sep", metavar="CHAR", help="separator of a CSV file (default: detected)")
+    parser.add_argument(
+        "--decimal", default=".", metavar="CHAR", help="decimal mark of a CSV file ('.' or ',')"
+    )
     parser.add_argument(
         "--with",
         dest="carry",
@@ -45,6 +49,7 @@ class TransformRequest:
     output_format: str
     sep: str | None = None
     carry: tuple[str, ...] = ()
+    decimal: str = "."
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> TransformRequest:
@@ -60,6 +65,7 @@ class TransformRequest:
             output_format=table_format(args.output, "-o"),
             sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
             carry=tuple(args.carry),
+            decimal=_parse_decimal(args.decimal),
         )
 
 
@@ -87,7 +93,7 @@ def run(request: TransformRequest) -> int:
         frame = pd.read_parquet(request.table)
     else:
         sep = request.sep or _detect_separator(request.table)
-        frame = pd.read_csv(request.table, sep=sep, low_memory=False)
+        frame = pd.read_csv(request.table, sep=sep, decimal=request.decimal, low_memory=False)
     frame.columns = [str(c) for c in frame.columns]
     needed = [str(c) for c in getattr(prepare, "feature_names_in_", [])]
     missing = [c for c in needed if c not in frame.columns]
