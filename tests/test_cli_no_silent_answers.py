@@ -115,3 +115,21 @@ def test_decimal_commas_are_named_and_read_with_decimal(tmp_path, capsys):
     err = _fails([*argv, "-k", "1"], capsys)
     assert "decimal comma" in err and "--decimal ','" in err
     assert main([*argv, "-k", "1", "--decimal", ","]) == 0
+
+
+def test_transform_names_categories_never_seen_in_fitting(tmp_path, capsys):
+    from weakfs.cli import main
+
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame({"x": rng.normal(size=60), "colour": rng.choice(["red", "blue"], 60)})
+    frame["label"] = (rng.rand(60) < 0.4).astype(int)
+    fit, new = tmp_path / "fit.csv", tmp_path / "new.csv"
+    frame.to_csv(fit, index=False)
+    frame.assign(colour="green").to_csv(new, index=False)
+    model, out = tmp_path / "m.joblib", tmp_path / "out.csv"
+    argv = ["select", str(fit), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    assert main([*argv, "-k", "2", "--no-per-column", "--save-model", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["transform", str(model), str(new), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "'colour' holds values never seen in fit ('green'; 60 rows)" in err

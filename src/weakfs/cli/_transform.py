@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from weakfs.cli._common import _fail, _names, _refuse_overwriting
+from weakfs.cli._common import _fail, _names, _print_notes, _refuse_overwriting
 from weakfs.cli._output import table_format, write_table
 from weakfs.cli._table import _parse_decimal
 
@@ -103,7 +103,14 @@ def run(request: TransformRequest) -> int:
     if absent:
         _fail(f"--with: no column {_names(map(repr, absent))} in {request.table.name}")
     pipeline.set_output(transform="pandas")
-    reduced = pipeline.transform(frame[needed]).reset_index(drop=True)
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reduced = pipeline.transform(frame[needed]).reset_index(drop=True)
+    _print_notes(
+        "transform", [str(w.message) for w in caught if "never seen in fit" in str(w.message)]
+    )
     for column in request.carry:
         reduced[column] = frame[column].reset_index(drop=True)
     write_table(request.output, request.output_format, reduced)

@@ -314,6 +314,14 @@ class TablePreparer(TransformerMixin, BaseEstimator):
             values = frame[c].astype(str).to_numpy()
             categories = np.asarray(self.categories_[c], dtype=object)
             dummies = (values[:, None] == categories[None, :]).astype(float)
+            unseen = ~dummies.any(axis=1)
+            if unseen.any():
+                new = _listed(map(repr, pd.unique(values[unseen])[:5]))
+                warnings.warn(
+                    f"column {c!r} holds values never seen in fit ({new}; {int(unseen.sum())} "
+                    "rows): their one-hot indicators are all zero",
+                    stacklevel=2,
+                )
             names = [f"{c}{VALUE_SEPARATOR}{v}" for v in self.categories_[c]]
             parts.append(pd.DataFrame(dummies, columns=names, index=frame.index))
         return pd.concat(parts, axis=1)
