@@ -61,15 +61,16 @@ class ReportContext:
     config: RunConfig
     command: str
     failures: list[dict] = field(default_factory=list)
+    stage_figures: bool = False
 
     def figure_path(self, stem: str) -> Path:
-        """Path for a figure ``NAME_STEM.png`` (the markdown should link it by name).  It is
-        drawn into a staging folder; the runner moves it beside the report when the report is
-        written (or the figure is new), so a report left unchanged keeps its figures byte for
-        byte, whatever matplotlib draws them."""
-        staging = self.out_dir / STAGING
-        staging.mkdir(parents=True, exist_ok=True)
-        return staging / f"{self.name}_{stem}.png"
+        """Path for a figure ``NAME_STEM.png`` (the markdown should link it by name).  With
+        ``stage_figures`` (the runner) it is drawn into a staging folder and moved beside the
+        report only when the report is written (or the figure is new), so a report left
+        unchanged keeps its figures byte for byte, whatever matplotlib draws them."""
+        folder = self.out_dir / STAGING if self.stage_figures else self.out_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{self.name}_{stem}.png"
 
 
 @dataclass

@@ -283,6 +283,7 @@ def run_experiment(
         config=config,
         command=command or "weakfs " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         failures=failures,
+        stage_figures=True,
     )
     body = experiment.write_report(table, ctx) if len(table) else "No cell finished."
     header = report_header(
