@@ -98,6 +98,13 @@ class Plan:
         return self.X.shape[1]
 
 
+def _probe_columns(plan: Plan) -> np.ndarray:
+    """The columns a probe fit reads: a fixed random subsample of at most PROBE_COLUMNS."""
+    rng = np.random.RandomState(plan.seeds[0])
+    size = min(plan.n_features, PROBE_COLUMNS)
+    return np.sort(rng.choice(plan.n_features, size=size, replace=False))
+
+
 def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple[list[str], int]:
     """Fit the references and rankers to the budget before running them: one probe each on the
     first fold's training rows (the downstream model on every column; each ranker's fit) gives
@@ -114,11 +121,7 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
     # the rankers' probe: a column subsample, its cost scaled to the columns they will read
     # (a greedy ranker's cost grows about linearly with the columns at a given k)
     n_read = min(plan.n_features, SCREEN_COLUMNS)
-    probe_cols = np.sort(
-        np.random.RandomState(plan.seeds[0]).choice(
-            plan.n_features, size=min(plan.n_features, PROBE_COLUMNS), replace=False
-        )
-    )
+    probe_cols = _probe_columns(plan)
     X_probe = plan.X[:, probe_cols]
     ks_probe = [k for k in plan.ks if k <= PROBE_K] or [1]
     k_fit = max([k for k in plan.ks if k < n_read], default=1)
@@ -164,7 +167,14 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
         if isinstance(result, Failed):
             plan.notes.append(f"{m} left out: its fit failed on fold 1 ({result.error})")
             continue
-        cost_of[m] = seconds * scale if isinstance(result, list) else np.inf
+        if not isinstance(result, list):
+            cost_of[m] = np.inf
+            continue
+        # the fit's time scales with the columns (and a greedy ranking's k); scoring each k
+        # of the grid costs about what scoring the probe's ks did, per k
+        fit = float(result[0][-2])
+        scoring = max(seconds - fit, 0.0) * len(plan.ks) / len(ks_probe)
+        cost_of[m] = fit * scale + scoring
     allowed = 0.6 * (plan.deadline - time.time())
 
     def references(draws: int) -> float:
@@ -297,11 +307,18 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
             ks_run = [ks[-1]] if METHODS[m].ranker else ks
             fits_per_unit = len(plan.splits) * sum(ks_run) / k_probe
 
-            def probe(trial, m=m, tr0=tr0, k_probe=k_probe):
+            # on a wide table the probe reads a column subsample, its time scaled to the
+            # columns the wrapper reads and to the probe's k (a conservative estimate)
+            n_read = min(plan.n_features, SCREEN_COLUMNS)
+            cols = _probe_columns(plan)
+            k_sub = max(1, min(k_probe, cols.size - 1))
+            scale = (n_read / cols.size) * (k_probe / k_sub)
+
+            def probe(trial, m=m, tr0=tr0, k_sub=k_sub, cols=cols, scale=scale):
                 t0 = time.perf_counter()
-                build = METHODS[m].build(k_probe, trial, plan.prior, plan.seeds[0])
-                build.fit(plan.X[tr0], plan.y[tr0])
-                return time.perf_counter() - t0
+                build = METHODS[m].build(k_sub, trial, plan.prior, plan.seeds[0])
+                build.fit(plan.X[np.ix_(tr0, cols)], plan.y[tr0])
+                return (time.perf_counter() - t0) * scale
 
             try:
                 settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
