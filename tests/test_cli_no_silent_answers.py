@@ -133,3 +133,23 @@ def test_transform_names_categories_never_seen_in_fitting(tmp_path, capsys):
     assert main(["transform", str(model), str(new), "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert "'colour' holds values never seen in fit ('green'; 60 rows)" in err
+
+
+@pytest.mark.parametrize("suffix", ["csv", "json"])
+def test_select_takes_a_board_row_exactly(tmp_path, capsys, suffix):
+    """The board's features are what `weakfs select --from-board` returns, not another fit."""
+    from weakfs.cli import main
+
+    path = _table(tmp_path)
+    board = tmp_path / f"board.{suffix}"
+    argv = ["compare", str(path), "--target", "label", "--positive", "1", "--methods", "mrmr"]
+    assert main([*argv, "-k", "1,2", "--cv", "3", "--no-progress", "-o", str(board)]) == 0
+    written = pd.read_csv(board) if suffix == "csv" else None
+    out = tmp_path / "sel.csv"
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--from-board"]
+    assert main([*argv, str(board), "-o", str(out)]) == 0
+    chosen = pd.read_csv(out)["feature"].tolist()
+    if written is not None:
+        row = written[written["recommended"]].iloc[0]
+        assert chosen == row["features"].split(";")
+    assert "from the board" in capsys.readouterr().out

@@ -45,6 +45,13 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "detected), missing values an error, -o the only output",
     )
     parser.add_argument(
+        "--from-board",
+        metavar="BOARD",
+        help="take the selection of a board that `weakfs compare -o BOARD` wrote (.csv or .json):"
+        " its recommended row's features as the board wrote them (no refit); -o and --reduced "
+        "as usual",
+    )
+    parser.add_argument(
         "--no-prior-checks",
         action="store_true",
         help="with an estimated prior, skip the SCAR check and the re-selection at the ends of "
@@ -113,6 +120,8 @@ def main(args: argparse.Namespace) -> int:
 
 def run(request: SelectRequest) -> int:
     """Read the table, fit the selector, print the selected features and write the outputs."""
+    if request.from_board is not None:
+        return _run_from_board(request)
     method = request.method
     selector, model, notes = _build_selector(
         request.method,
@@ -350,3 +359,50 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
             f"saved the fitted preparation and selector to {request.save_model} "
             f"(weakfs transform {request.save_model} TABLE -o OUT)"
         )
+
+
+def _board_row(path: Path) -> dict:
+    """The recommended row of a board file (``weakfs compare -o``): method, k, features."""
+    import json
+
+    import pandas as pd
+
+    if path.suffix.lower() == ".json":
+        rows = json.loads(path.read_text())["rows"]
+        frame = pd.DataFrame(rows)
+        frame["features"] = frame["features"].map(list)
+    else:
+        frame = pd.read_csv(path, keep_default_na=False)
+        frame["features"] = frame["features"].map(lambda v: [f for f in str(v).split(";") if f])
+    if "recommended" not in frame:
+        _fail(f"{path.name} is not a board written by weakfs compare -o (.csv or .json)")
+    picked = frame[frame["recommended"].astype(str).str.lower().isin(["true", "1"])]
+    if len(picked) != 1:
+        _fail(f"{path.name} has {len(picked)} recommended rows; a board has exactly one")
+    return picked.iloc[0].to_dict()
+
+
+def _run_from_board(request: SelectRequest) -> int:
+    """``--from-board``: the recommended row's features, exactly as the board wrote them."""
+    path = Path(request.from_board)
+    if not path.is_file():
+        _fail(f"no such file: {path}")
+    row = _board_row(path)
+    X, y, source_name = _read_table(request.table)
+    features = _prepare_features(request.table, X)
+    names = [str(f) for f in row["features"]]
+    missing = [f for f in names if f not in features.X.columns]
+    if missing:
+        _fail(
+            f"the board's features {missing[:5]} are not columns of {source_name} as prepared "
+            "here: read the table with the options the board was made with"
+        )
+    print(
+        f"from the board {path.name}: {row['method']} at k={row['k']}, its recommended row "
+        f"(features as the board wrote them: {row.get('features_from', 'refit on all rows')})"
+    )
+    scores = {name: float(row["score"]) for name in names}
+    label = "the board's weak-label score of the row (the same for every feature)"
+    _print_selected(names, scores, label, 0.0)
+    _write_outputs(request, None, features, y, names, scores, label, None)
+    return 0

@@ -80,6 +80,9 @@ class SelectRequest:
     chunksize : int or None
         Stream the Parquet file this many rows at a time (methods with ``fit_chunks``); None:
         read the whole table.
+    from_board : str or None
+        A board file of ``weakfs compare -o``: its recommended row's features are the
+        selection (no fit).
     """
 
     table: TableRequest
@@ -96,6 +99,7 @@ class SelectRequest:
     reduced_format: str | None = None
     save_model: str | None = None
     chunksize: int | None = None
+    from_board: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> SelectRequest:
@@ -106,6 +110,8 @@ class SelectRequest:
             args, method=method, labels=spec.labels, one_hot=spec.one_hot
         )
         _check_chunksize(args, method, spec)
+        if args.from_board and (args.save_model or args.chunksize):
+            _fail("--from-board takes the board's features: no --save-model or --chunksize")
         _refuse_overwriting(
             table.path, output=args.output, reduced=args.reduced, save_model=args.save_model
         )
@@ -124,6 +130,7 @@ class SelectRequest:
             reduced_format=table_format(args.reduced, "--reduced"),
             save_model=_model_path(args.save_model),
             chunksize=args.chunksize,
+            from_board=args.from_board,
         )
 
 
