@@ -463,6 +463,12 @@ def test_every_readme_select_line_works_on_a_small_table(args, tmp_path, capsys)
                 args[at] = str(tmp_path / args[at])
         if "--method" in args:
             args += _SMALL.get(args[args.index("--method") + 1], [])
+        if "--from-board" in args:  # the board the README's compare line writes, as a .csv
+            at = args.index("--from-board") + 1
+            board = tmp_path / args[at]
+            compare = [args[0], "--target", target, "--positive", "1", "--methods", "mrmr"]
+            assert main(["compare", *compare, "-k", "2", "--cv", "3", "-o", str(board)]) == 0
+            args[at] = str(board)
     assert main(["select", *args]) == 0
     for option in _OUTPUT_OPTIONS:
         if option in args:
