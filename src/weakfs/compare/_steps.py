@@ -298,7 +298,10 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
             share = left / (len(wrappers) - i)
             if share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
                 # no probe: a trial fit alone would overrun the budget
-                plan.notes.append(f"{m} left out: the steps before it used the whole budget")
+                plan.notes.append(
+                    f"{m} left out for the budget: about {max(share, 0):.0f} s left for it, too "
+                    "little to try it"
+                )
                 continue
             tr0, _ = plan.splits[0]
             ks = plan.ks
