@@ -35,7 +35,10 @@ def labeled_rows(y) -> np.ndarray:
         return values != -1  # semi-supervised: several classes and -1 = unlabeled
     if values.dtype.kind in "iuf" and np.any(values == -1) and set(np.unique(values)) <= {-1, 1}:
         return values == 1  # PU coded 1 / -1
-    return values == 1 if values.dtype.kind in "iufb" else values != -1
+    if values.dtype.kind in "iufb":
+        return values == 1
+    # other labels (text): compared as text, elementwise under every numpy
+    return values.astype(str) != "-1"
 
 
 def _resample(rng, n: int, labeled: np.ndarray, how: str) -> np.ndarray:
