@@ -22,8 +22,9 @@ features (random selection is a reference, never recommended).  The top group ho
 candidates tied with the best one; the recommendation is its simplest member (fewest features,
 then fewest seconds).  When the labels cannot tell the candidates apart (the top group holds more
 than half of them, or a test fold holds fewer than ``MIN_LABELED_PER_FOLD`` labeled rows) the
-board says so and recommends all features, the robust default: in the benchmark no selector's
-mean rank beats all features in any label regime (``docs/compare.md``).
+board says so and recommends all features, the robust default (in the benchmark no selector's
+mean rank beats all features in any label regime, ``docs/compare.md``), or, when all features
+is itself found worse than the best, the top group's largest selection (then the most stable).
 """
 
 from __future__ import annotations
@@ -171,12 +172,25 @@ def build_board(
         )
     elif n_candidates > 2 and n_tied > n_candidates / 2:
         reason = f"{n_tied} of {n_candidates} rows are within noise of the best"
-    all_features = board.index[board["method"] == ALL_FEATURES]
+    all_features = board.index[(board["method"] == ALL_FEATURES) & board["tied"]]
     if reason is not None and len(all_features):
         pick = all_features[0]
         sentence = (
             f"The labels cannot tell these selectors apart ({reason}): the board recommends all "
             "features, the robust default, rather than a confident first place."
+        )
+    elif reason is not None:
+        # all features is found worse than the best: the robust choice is the member of the
+        # top group that keeps the most features (then the most stable)
+        largest = top.assign(_stab=top["stability"].fillna(-np.inf)).sort_values(
+            ["k", "_stab"], ascending=False, kind="stable"
+        )
+        pick = largest.index[0]
+        sentence = (
+            f"The labels cannot tell these selectors apart ({reason}), but all features scores "
+            f"below them: the board recommends the largest selection of its top group "
+            f"({board.loc[pick, 'method']}, k = {board.loc[pick, 'k']}) rather than a confident "
+            "first place."
         )
     else:
         simplest = top.assign(_size=top["k"]).sort_values(["_size", "seconds"], kind="stable")
