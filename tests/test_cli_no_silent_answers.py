@@ -153,3 +153,25 @@ def test_select_takes_a_board_row_exactly(tmp_path, capsys, suffix):
         row = written[written["recommended"]].iloc[0]
         assert chosen == row["features"].split(";")
     assert "from the board" in capsys.readouterr().out
+
+
+def test_transform_says_how_a_wrongly_separated_file_was_read(tmp_path, capsys):
+    from weakfs.cli import main
+
+    path = _table(tmp_path)
+    model = tmp_path / "m.joblib"
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    assert main([*argv, "-k", "2", "--save-model", str(model)]) == 0
+    semi = tmp_path / "semi.csv"
+    pd.read_csv(path).to_csv(semi, sep=";", index=False)
+    err = _fails(["transform", str(model), str(semi), "-o", str(tmp_path / "o.csv"), "--sep", ","],
+                 capsys)  # fmt: skip
+    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+
+
+@pytest.mark.parametrize("budget", ["nan", "inf", "-5"])
+def test_compare_refuses_a_budget_that_is_no_time(tmp_path, capsys, budget):
+    path = _table(tmp_path)
+    err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "--budget", budget],
+                 capsys)  # fmt: skip
+    assert "--budget" in err

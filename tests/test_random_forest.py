@@ -167,7 +167,7 @@ def test_bad_input_is_rejected():
         RandomForest(2).fit(np.full((5, 2), np.nan), [0, 1, 0, 1, 0])
     with pytest.raises(ValueError, match="max_features"):
         RandomForest(2, max_features=3).fit(X, [0, 1, 0, 1, 0])
-    with pytest.raises(ValueError, match="non-zero|every sample weight is zero"):
+    with pytest.raises(ValueError, match=r"non-zero|every sample weight is zero"):
         RandomForest(2).fit(X, [0, 1, 0, 1, 0], sample_weight=np.zeros(5))
 
 

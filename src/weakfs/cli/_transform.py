@@ -78,7 +78,7 @@ def run(request: TransformRequest) -> int:
     import joblib
     import pandas as pd
 
-    from weakfs.cli._table import PARQUET_SUFFIXES, _detect_separator
+    from weakfs.cli._table import PARQUET_SUFFIXES, _detect_separator, _how_read
 
     try:
         pipeline = joblib.load(request.model)
@@ -98,7 +98,12 @@ def run(request: TransformRequest) -> int:
     needed = [str(c) for c in getattr(prepare, "feature_names_in_", [])]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        _fail(f"{request.table.name} lacks the column(s) {_names(map(repr, missing))} of the fit")
+        how = ""
+        if request.table.suffix.lower() not in PARQUET_SUFFIXES:
+            how = f" ({_how_read(request.table, sep, frame)})"
+        _fail(
+            f"{request.table.name}{how} lacks the column(s) {_names(map(repr, missing))} of the fit"
+        )
     absent = [c for c in request.carry if c not in frame.columns]
     if absent:
         _fail(f"--with: no column {_names(map(repr, absent))} in {request.table.name}")
