@@ -273,7 +273,7 @@ def compare_selectors(
     )
     if verdict is not None:
         notes.append(verdict)
-    board = refit_candidates(plan, board, {m: METHODS[m].settings for m in chosen})
+    board = refit_candidates(plan, board)
     board["auto_k"] = board["k_rule"] == "auto"
     board.attrs.update(
         prior=plan.prior,

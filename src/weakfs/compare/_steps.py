@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -92,6 +92,8 @@ class Plan:
     n_jobs: object
     progress: bool
     notes: list
+    #: the settings each method ran with (a wrapper's as the budget scaled them)
+    settings_used: dict = field(default_factory=dict)
 
     @property
     def n_features(self) -> int:
@@ -340,11 +342,12 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
                     f"{m}: {param}={settings[param]} (default {METHODS[m].settings[param]}) to "
                     "fit the budget"
                 )
+        plan.settings_used[m] = settings
         results = _run(_method_tasks(plan, m, settings), plan.n_jobs, plan.progress, m)
         add_method_records(records, plan.notes, m, results)
 
 
-def refit_candidates(plan: Plan, board: pd.DataFrame, settings_of: dict) -> pd.DataFrame:
+def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
     """``features``: for each method's automatic-k row, the columns a refit on all rows selects
     (what ``weakfs select`` with the same method and k returns), when the budget leaves time
     for it (about one fold's fit); else the columns chosen in the most folds
@@ -361,7 +364,8 @@ def refit_candidates(plan: Plan, board: pd.DataFrame, settings_of: dict) -> pd.D
             continue
         spec = METHODS[row["method"]]
         try:
-            est = spec.build(int(row["k"]), settings_of[row["method"]], plan.prior, plan.seeds[0])
+            settings = plan.settings_used.get(row["method"], spec.settings)
+            est = spec.build(int(row["k"]), settings, plan.prior, plan.seeds[0])
             est.fit(plan.X, plan.y)
         except Exception:  # the folds' sets stand; the fit's failure is theirs to report
             continue
