@@ -114,7 +114,8 @@ def _wins_and_losses(long: pd.DataFrame) -> pd.DataFrame:
     means = long.groupby(["dataset", "method"])[["truth_auc", "random_auc"]].mean()
     auc = means["truth_auc"].unstack()
     selectors = [m for m in auc.columns if m not in REFERENCES]
-    best = auc[selectors].idxmax(axis=1)
+    # a dataset where no selector ran in the budget (references only) has no best selector
+    best = auc[selectors].dropna(how="all").idxmax(axis=1)
     rows = []
     for method in selectors:
         mine = means.xs(method, level="method")
