@@ -29,7 +29,11 @@ def _sklearn_from(X, labels, k, **kw):
     w, m, cov = _estimate_gaussian_parameters(X, np.eye(k)[labels], 1e-6, "full")
     prec = np.linalg.inv(cov)
     return GaussianMixture(
-        k, weights_init=w / w.sum(), means_init=m, precisions_init=(prec + np.swapaxes(prec, -1, -2)) / 2, **kw
+        k,
+        weights_init=w / w.sum(),
+        means_init=m,
+        precisions_init=(prec + np.swapaxes(prec, -1, -2)) / 2,
+        **kw,
     ).fit(X)
 
 
