@@ -26,6 +26,8 @@ RESULTS = ROOT / "results"
 #: their rows (they are marked superseded), so they are kept as they were, not regenerated
 FROZEN = {
     "other-settings/fscpu-table3-v1/fscpu-table3.md": "FSCPU Table 3 at version 1 of its cells",
+    "benchmark.md": "the benchmark at version 1 of its cells; version 3 has not run",
+    "other-settings/benchmark-v2/benchmark.partial.md": "the first 65 benchmark cells at version 2",
 }
 
 
@@ -46,7 +48,8 @@ REPORTS = _reports()
 
 def test_the_benchmark_is_regenerated_by_the_plain_command():
     """``weakfs reproduce benchmark --cached-only``, with no other option, is its command."""
-    assert dict(REPORTS)["benchmark.md"] == "weakfs reproduce benchmark --cached-only"
+    header = (RESULTS / "benchmark.md").read_text()
+    assert "- Command: `weakfs reproduce benchmark --cached-only`" in header
 
 
 def test_every_report_names_its_command():
