@@ -62,6 +62,7 @@ def test_select_unsupervised_on_a_csv_file(tmp_path, capsys):
     assert set(selected["column"]) <= {"colour", "size", "flag"}
 
 
+@pytest.mark.slow
 def test_select_pu_on_bundled_dataset(tmp_path, capsys):
     out = tmp_path / "sel.parquet"
     argv = ["select", "--dataset", "ionosphere", "--positive", "g", "--labeled-fraction", "0.3"]
@@ -83,6 +84,7 @@ def test_select_pu_on_bundled_dataset(tmp_path, capsys):
     assert written["score"].is_monotonic_decreasing
 
 
+@pytest.mark.slow
 def test_select_pu_labels_from_target_column(tmp_path, capsys):
     rng = np.random.RandomState(1)
     X = rng.normal(size=(150, 4))
@@ -260,6 +262,7 @@ def test_output_holds_the_selected_features_and_scores(name, extra, tmp_path, ca
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+@pytest.mark.slow
 def test_printed_prior_is_the_one_used(tmp_path, capsys):
     from weakfs.pu import PUExtraTreesClassifier
 
@@ -403,6 +406,7 @@ def test_every_registered_selector_is_available(capsys):
     assert set(available_selectors()) == set(SELECTORS)
 
 
+@pytest.mark.slow
 def test_every_method_of_a_board_runs_in_select_under_its_name(capsys):
     """One list of methods: whatever compare can put on a board, select runs by that name."""
     from weakfs.compare._methods import METHODS as COMPARED
@@ -415,6 +419,7 @@ def test_every_method_of_a_board_runs_in_select_under_its_name(capsys):
     assert re.search(r"class prior used: \d\.\d+ \(90 % interval", printed)
 
 
+@pytest.mark.slow
 def test_old_method_names_are_aliases(tmp_path, capsys):
     from weakfs.cli import SELECTOR_ALIASES, SELECTORS
 
@@ -443,6 +448,7 @@ _OUTPUT_OPTIONS = ("-o", "--reduced", "--save-model")
 _SMALL = {"fscpu": ["--set", "n_iter=20", "--set", "n_clusters=2"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", _readme_select_lines(), ids=" ".join)
 def test_every_readme_select_line_works_on_a_small_table(args, tmp_path, capsys):
     args = list(args)
@@ -602,6 +608,7 @@ def test_chunksize_reads_parquet_only_and_refuses_missing_values(tmp_path, capsy
     assert "missing values in 'noise a': --chunksize reads values as they are" in err
 
 
+@pytest.mark.slow
 def test_select_reselects_at_the_prior_interval_ends(tmp_path, capsys):
     # the selection at the interval's two ends, as Jaccard overlaps, printed and in -o
     from weakfs.cli._selectors import _prior_sensitivity
@@ -653,6 +660,7 @@ def test_select_says_when_the_labeling_is_not_scar(tmp_path, capsys):
     assert "SCAR is doubtful" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_compare_prints_the_prior_interval_and_its_effect(capsys):
     argv = ["compare", "--dataset", "ionosphere", "--positive", "b", "--labeled-fraction", "0.3"]
     assert main([*argv, "--methods", "pu_extra_trees,mrmr", "--no-progress"]) == 0

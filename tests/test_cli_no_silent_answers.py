@@ -135,6 +135,7 @@ def test_transform_names_categories_never_seen_in_fitting(tmp_path, capsys):
     assert "'colour' holds values never seen in fit ('green'; 60 rows)" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["csv", "json"])
 def test_select_takes_a_board_row_exactly(tmp_path, capsys, suffix):
     """The board's features are what `weakfs select --from-board` returns, not another fit."""

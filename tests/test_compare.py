@@ -70,6 +70,7 @@ def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatc
     assert "fscpu" not in set(board["method"]) and any("fscpu left out" in n for n in notes)
 
 
+@pytest.mark.slow
 def test_the_command_line_writes_every_format(tmp_path, capsys):
     X, _, y = _pu()
     frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).assign(label=y)

@@ -80,6 +80,22 @@ def test_few_labels_abstain_and_recommend_all_features():
     assert board.attrs["verdict"] in notes
 
 
+def test_fewer_labeled_rows_than_folds_run_fewer_folds_and_abstain():
+    X, s, _ = _pu_table(n=60, d=8, labeled=0.15, seed=1)
+    s = s.copy()
+    s[np.flatnonzero(s == 1)[3:]] = 0  # three labeled positives: three folds, not five
+    notes: list[str] = []
+    board = compare_selectors(
+        X, s, methods=["semi_jmi"], ks=[2, 4], prior=0.5, n_random=2, budget=None, notes=notes
+    )
+    assert any(n.startswith("only 3 rows in the rarest labeled group: 3 folds") for n in notes)
+    assert board.attrs["folds"] % 3 == 0
+    assert board.loc[board["recommended"], "method"].tolist() == ["all features"]
+    s[np.flatnonzero(s == 1)[1:]] = 0  # one labeled row: nothing can be compared
+    with pytest.raises(ValueError, match="too few labels to compare selectors: 1 row"):
+        compare_selectors(X, s, methods=["semi_jmi"], prior=0.5, budget=None)
+
+
 def test_repeats_grow_as_labels_shrink():
     assert n_repeats_for(30) == 3 and n_repeats_for(100) == 2 and n_repeats_for(500) == 1
 

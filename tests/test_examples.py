@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+#: end-to-end runs of scripts and commands (left out of the oldest-pins run)
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # script -> (staged dataset it needs, text its output must contain)

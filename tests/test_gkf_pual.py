@@ -48,8 +48,10 @@ def _cvx_optimum(S, s, G, R, d, *, C1, C2, lambda1, lambda2):
         0.5 * lambda2 * cp.sum_squares(M @ alpha)
         + C1 * cp.sum(cp.pos(1 - f[pos]))
         + C2 * cp.sum_squares(1 + f[~pos])
-        + cp.sum(cp.multiply(-Rc.data[e], cp.square(f[Rc.row[e]] - f[Rc.col[e]])))
     )
+    # a tiny sigma underflows every graph weight; cvxpy 1.4 cannot build an empty constant
+    if e.any():
+        obj = obj + cp.sum(cp.multiply(-Rc.data[e], cp.square(f[Rc.row[e]] - f[Rc.col[e]])))
     if lambda1 > 0:
         obj = obj + 0.5 * lambda1 * sum(cp.norm(alpha[g], 2) for g in d.groups)
     prob = cp.Problem(cp.Minimize(obj))

@@ -9,6 +9,9 @@ import textwrap
 
 import pytest
 
+#: end-to-end runs of scripts and commands (left out of the oldest-pins run)
+pytestmark = pytest.mark.slow
+
 # Run in a fresh interpreter in which importing matplotlib fails, as when it is not installed.
 BLOCK = "import sys; sys.modules['matplotlib'] = None; sys.modules['matplotlib.pyplot'] = None\n"
 

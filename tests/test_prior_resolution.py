@@ -35,6 +35,7 @@ def test_a_given_prior_is_used_as_it_is(ionosphere_pu):
     assert resolved.describe() == "given" and not resolved.estimated
 
 
+@pytest.mark.slow
 def test_auto_is_the_estimate_and_the_interval_holds_it(ionosphere_pu):
     X, s = ionosphere_pu
     point = resolve_class_prior(X, s, random_state=0)

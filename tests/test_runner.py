@@ -36,6 +36,7 @@ def test_runner_caches_and_resumes(tmp_path):
     assert pd.read_csv(tmp_path / "demo.csv").shape[0] == 2
 
 
+@pytest.mark.slow
 def test_runner_on_dask_local_cluster(tmp_path):
     pytest.importorskip("distributed")
     table = run_experiment(
@@ -281,6 +282,7 @@ def test_readme_has_reproduce_lines():
     assert len(_readme_reproduce_lines()) >= 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", _readme_reproduce_lines(), ids=" ".join)
 def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, capsys):
     """The README's options, on the demo experiment and into a temporary folder (so that a

@@ -20,6 +20,7 @@ __all__ = [
     "MethodSpec",
     "canonical_method",
     "load_method_class",
+    "settings_at",
 ]
 
 
@@ -87,6 +88,20 @@ def load_method_class(spec: MethodSpec):
     """The class behind ``spec`` (imported now)."""
     module, name = spec.target.split(":")
     return getattr(importlib.import_module(module), name)
+
+
+def settings_at(settings: dict, k) -> dict | None:
+    """``settings`` for a fit at ``k``: a value given per k (a dict ``{k: value}``, e.g. FSCPU's
+    iterations falling as k grows) is resolved to the one for this k; ``None`` when a per-k
+    value leaves this k out (the method is not run at it)."""
+    resolved = {}
+    for key, value in settings.items():
+        if isinstance(value, dict):
+            if k not in value:
+                return None
+            value = value[k]
+        resolved[key] = value
+    return resolved
 
 
 # how compare builds each method for a k ------------------------------------------------------

@@ -15,7 +15,7 @@ from sklearn.utils import _safe_indexing
 from weakfs._estimator_scores import binary_roc_auc, positive_scores
 from weakfs._scores import feature_order
 from weakfs.compare._board import ALL_FEATURES, RANDOM
-from weakfs.compare._methods import METHODS
+from weakfs.compare._methods import METHODS, settings_at
 from weakfs.metrics import pu_roc_auc_score
 
 __all__ = [
@@ -138,11 +138,18 @@ def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
             cols = np.arange(d) if k == d else np.sort(order[:k])
             rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
         return rows
+    fitted = {}  # a method that chooses its own number of features (SEW-IL) ignores k: one fit
     for k in ks:
-        start = time.perf_counter()
-        est = spec.build(min(k, Xtr.shape[1]), settings, prior, seed).fit(Xtr, ytr)
-        cols = kept[np.flatnonzero(est.get_support())]
-        seconds = time.perf_counter() - start + screen_seconds
+        k_fit = min(k, Xtr.shape[1]) if spec.k_param is not None else None
+        at_k = settings_at(settings, k) if k_fit is not None else settings
+        if at_k is None:  # its settings leave this k out
+            continue
+        if k_fit not in fitted:
+            start = time.perf_counter()
+            est = spec.build(k_fit, at_k, prior, seed).fit(Xtr, ytr)
+            cols = kept[np.flatnonzero(est.get_support())]
+            fitted[k_fit] = (cols, time.perf_counter() - start + screen_seconds)
+        cols, seconds = fitted[k_fit]
         rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
     return rows
 

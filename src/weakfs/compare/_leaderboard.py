@@ -103,6 +103,53 @@ def _validate(X, y, methods, ks, budget, y_true):
     return X, names, y, kind, chosen, ks, y_true
 
 
+def _folds_for_labels(y, kind: str, cv: int, notes: list) -> int:
+    """``cv``, or fewer folds when the rarest stratum (labeled positives; a labeled class) has
+    fewer rows than ``cv``; at least 2 (too few labels to compare anything is an error)."""
+    if kind == "pu":
+        strata = [int(np.sum(y == 1)), int(np.sum(y == 0))]
+    else:
+        strata = [int(np.sum(y == c)) for c in np.unique(y)]
+    rarest = min(strata)
+    if rarest >= cv:
+        return cv
+    if rarest < 2:
+        raise ValueError(
+            f"too few labels to compare selectors: {rarest} row(s) in the rarest labeled group "
+            "(at least 2 are needed for two folds)"
+        )
+    notes.append(
+        f"only {rarest} rows in the rarest labeled group: {rarest} folds instead of {cv} (too "
+        "few labels to tell the selectors apart; the board abstains)"
+    )
+    return rarest
+
+
+def _validate_settings(settings) -> dict:
+    """``settings`` checked: known methods, each a dict of its known settings."""
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise TypeError(f"settings must be a dict {{method: {{setting: value}}}}; got {settings!r}")
+    checked = {}
+    for name, values in settings.items():
+        if name not in METHODS or METHODS[name].build is None:
+            raise ValueError(f"settings name an unknown method {name!r}; known: {sorted(METHODS)}")
+        if not isinstance(values, dict):
+            raise TypeError(f"settings[{name!r}] must be a dict of settings; got {values!r}")
+        for key, value in values.items():  # a value per k is a dict {k: value}
+            if isinstance(value, dict) and not all(isinstance(k, int) for k in value):
+                raise ValueError(f"settings[{name!r}][{key!r}] per k must have int keys")
+        unknown = set(values) - set(METHODS[name].settings)
+        if unknown:
+            raise ValueError(
+                f"{name} has no setting {sorted(unknown)}; its settings: "
+                f"{sorted(METHODS[name].settings) or 'none'}"
+            )
+        checked[name] = dict(values)
+    return checked
+
+
 def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
     """``cv`` stratified folds, repeated ``n_repeats`` times with other shuffles."""
     splits = []
@@ -128,6 +175,7 @@ def compare_selectors(
     n_random: int = 10,
     y_true=None,
     budget: float | None = 300.0,
+    settings: dict | None = None,
     n_jobs=None,
     random_state=0,
     progress: bool = False,
@@ -150,7 +198,8 @@ def compare_selectors(
         Downstream model (default: standardised logistic regression).
     cv : int, default=5
         Folds (PU: :class:`~weakfs.model_selection.PUStratifiedKFold`; semi-supervised:
-        stratified on the labels, unlabeled rows a stratum of their own).
+        stratified on the labels, unlabeled rows a stratum of their own); fewer, with a note,
+        when the rarest labeled group has fewer rows (at least 2 are needed).
     n_repeats : int or "auto", default="auto"
         Repetitions of the ``cv`` folds with other shuffles; ``"auto"``: 3 under 50 labeled
         rows, 2 under 200, else 1.  Every row is scored on the same folds.
@@ -170,6 +219,13 @@ def compare_selectors(
         wrappers (FSCPU, SEW-IL, GKF-PUAL) get the time the references and rankers leave, their
         iterations scaled to fit (the settings chosen are reported in ``notes``); a method that
         cannot finish in time is left out with a note.  ``None``: every method at its defaults.
+    settings : dict, optional
+        ``{method: {setting: value}}``: settings that replace a method's defaults (e.g.
+        ``{"fscpu": {"n_iter": 1000}}``, or per k: ``{"fscpu": {"n_iter": {5: 3000, 50: 800}}}``
+        for the ks it runs at: a k the dict leaves out is not run for that method); a method
+        given here runs at exactly these settings,
+        never scaled by the budget (the benchmark fixes them from the table's size, so that a
+        cell does not depend on the clock).  ``attrs["settings"]`` holds every method's.
     n_jobs : int or None
         Parallel (method, fold) jobs through joblib (a Dask backend works inside
         ``joblib.parallel_config(backend="dask")``).
@@ -215,7 +271,9 @@ def compare_selectors(
     deadline = None if budget is None else started + float(budget)
     notes = [] if notes is None else notes
     X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
+    fixed_settings = _validate_settings(settings)
     n_labeled = int(np.sum(y == 1)) if kind == "pu" else int(np.sum(y != -1))
+    cv = _folds_for_labels(y, kind, cv, notes)
     repeats = n_repeats_for(n_labeled) if n_repeats == "auto" else int(n_repeats)
     if repeats < 1:
         raise ValueError(f"n_repeats must be at least 1 or 'auto'; got {n_repeats!r}")
@@ -249,6 +307,7 @@ def compare_selectors(
         n_jobs=n_jobs,
         progress=progress,
         notes=notes,
+        fixed_settings=fixed_settings,
     )
     records: list = []
     # references and rankers first, planned from probes: their cost tells what is left for
@@ -284,5 +343,6 @@ def compare_selectors(
         folds=len(splits),
         repeats=len(splits) // cv,
         verdict=verdict,
+        settings={m: plan.settings_for(m) for m in chosen},
     )
     return board

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from weakfs._methods import METHODS as _ALL_METHODS
-from weakfs._methods import MethodSpec, canonical_method
+from weakfs._methods import MethodSpec, canonical_method, settings_at
 
-__all__ = ["METHODS", "MethodSpec", "applicable_methods"]
+__all__ = ["METHODS", "MethodSpec", "applicable_methods", "settings_at"]
 
 #: name -> spec, in the order of the leaderboard's method column
 METHODS: dict[str, MethodSpec] = {

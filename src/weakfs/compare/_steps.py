@@ -23,7 +23,7 @@ from weakfs.compare._folds import (
     method_fold,
     reference_fold,
 )
-from weakfs.compare._methods import METHODS
+from weakfs.compare._methods import METHODS, settings_at
 
 __all__ = [
     "Plan",
@@ -92,8 +92,17 @@ class Plan:
     n_jobs: object
     progress: bool
     notes: list
+    #: settings the caller fixed per method (never scaled by the budget)
+    fixed_settings: dict = field(default_factory=dict)
     #: the settings each method ran with (a wrapper's as the budget scaled them)
     settings_used: dict = field(default_factory=dict)
+
+    def settings_for(self, m: str) -> dict:
+        """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
+        defaults."""
+        if m in self.settings_used:
+            return self.settings_used[m]
+        return {**METHODS[m].settings, **self.fixed_settings.get(m, {})}
 
     @property
     def n_features(self) -> int:
@@ -137,7 +146,7 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
         # that the timed probe measures the work only
         method_fold(
             m,
-            METHODS[m].settings,
+            plan.settings_for(m),
             plan.prior,
             plan.seeds[0],
             X_probe[:, :5],
@@ -151,7 +160,7 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
         t0 = time.perf_counter()
         result = method_fold(
             m,
-            METHODS[m].settings,
+            plan.settings_for(m),
             plan.prior,
             plan.seeds[0],
             X_probe,
@@ -283,7 +292,9 @@ def _method_tasks(plan: Plan, m: str, settings: dict) -> list:
 
 
 def score_rankers(plan: Plan, rankers: list[str], records: list) -> None:
-    tasks = [task for m in rankers for task in _method_tasks(plan, m, METHODS[m].settings)]
+    for m in rankers:
+        plan.settings_used[m] = plan.settings_for(m)
+    tasks = [task for m in rankers for task in _method_tasks(plan, m, plan.settings_used[m])]
     results = _run(tasks, plan.n_jobs, plan.progress, "selectors")
     n = len(plan.splits)
     for i, m in enumerate(rankers):
@@ -294,8 +305,8 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
     """Each wrapper at the settings the time left allows (a probe fit on the first fold's
     training rows times the whole run), or left out with a note."""
     for i, m in enumerate(wrappers):
-        settings = dict(METHODS[m].settings)
-        if plan.deadline is not None:
+        settings = plan.settings_for(m)
+        if plan.deadline is not None and m not in plan.fixed_settings:
             left = _BUDGET_SHARE * (plan.deadline - time.time())
             share = left / (len(wrappers) - i)
             if share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
@@ -367,7 +378,7 @@ def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
             continue
         spec = METHODS[row["method"]]
         try:
-            settings = plan.settings_used.get(row["method"], spec.settings)
+            settings = settings_at(plan.settings_for(row["method"]), int(row["k"]))
             est = spec.build(int(row["k"]), settings, plan.prior, plan.seeds[0])
             est.fit(plan.X, plan.y)
         except Exception:  # the folds' sets stand; the fit's failure is theirs to report

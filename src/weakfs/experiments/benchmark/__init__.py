@@ -1,11 +1,14 @@
-"""``weakfs reproduce benchmark``: the first benchmark of feature selection from weak labels.
+"""``weakfs reproduce benchmark``: the benchmark of feature selection from weak labels.
 
-Every staged tabular, text and image dataset with a binary task (or a one-vs-rest reading), plus
-synthetic data with known relevant features (informative, redundant and noise columns; a
-second-order task), under PU labels (SCAR at 10, 30 and 50 % of the positives, and a biased
-labeling), a few labels per class, and no labels; every selector that reads those labels at its
-automatic k, with random selection and all features as references; five repetitions per cell.
-Options: ``--set budget=SECONDS`` per cell (default 60); ``--methods`` chooses regimes.
+Every staged narrow tabular table with a binary task (or a one-vs-rest reading), wide families of
+gene expression, text and image tables (1,000 to 20,000 columns), and synthetic data with known
+relevant features, under PU labels (SCAR at 10, 30 and 50 % of the positives, and a biased
+labeling), a few labels per class, and no labels; every selector that reads those labels at the
+fixed k in {5, 10, 20, 50, 100} and at its automatic k, at settings fixed by the table's size
+(``method_settings``; no clock), judged by a logistic regression and extra trees on the true
+labels, random selection of the same size and all features as references; five repetitions per
+cell.  ``--methods`` chooses regimes; ``--set seeds=S`` (an int or a list) runs only those
+repetitions, e.g. to recompute one committed cell.
 """
 
 from weakfs.experiments._registry import Experiment

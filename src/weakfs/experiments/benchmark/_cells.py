@@ -1,48 +1,66 @@
 """The benchmark's cells: one (dataset, label regime, repetition) each.
 
 A cell draws a train/test split, hides labels of the training rows as its regime says, runs
-``compare_selectors`` on the training rows (every selector that reads those labels, within a time
-budget, each at its automatic k), and then scores every selection with the truth: a logistic
-regression fitted on the *true* labels of the training rows, restricted to the selected columns,
-is scored on the test rows (ROC AUC and F1), so every selection is judged by what its columns
-carry, whatever labels chose them.
+``compare_selectors`` on the training rows (every selector that reads those labels, each at the
+fixed numbers of features and at its automatic k, at settings fixed by the table's size), and
+then scores every selection with the truth: two models fitted on the *true* labels of the
+training rows, restricted to the selected columns (a logistic regression and extra trees), are
+scored on the test rows (ROC AUC, and F1 of the logistic regression), so every selection is
+judged by what its columns carry, whatever labels chose them.  Random columns of every size
+judged are the reference of each selection.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import time
 
 import numpy as np
 from scipy import sparse
+from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.model_selection import train_test_split
+from threadpoolctl import threadpool_limits
 
-from weakfs.compare import ALL_FEATURES, RANDOM, compare_selectors
+from weakfs.compare import ALL_FEATURES, METHODS, RANDOM, compare_selectors
 from weakfs.datasets import load, make_informative_noise, make_pu_labels
 from weakfs.experiments._registry import RunConfig
-from weakfs.experiments.benchmark._protocol import DATASETS, MAX_ROWS, REGIMES, TEST_SIZE
-from weakfs.feature_selection import default_model
+from weakfs.experiments.benchmark._protocol import (
+    DATASETS,
+    FIXED_KS,
+    MAX_ROWS,
+    REGIMES,
+    TEST_SIZE,
+    method_settings,
+)
+from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.metrics import feature_selection_recall
 
 __all__ = ["VERSION", "make_cells", "run_cell"]
 
 #: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
 #: with repeated folds, intervals, top group and recommendation, its flags recorded per row; 3:
-#: compare's probes and its abstaining recommendation changed after the version-2 cells ran)
-VERSION = 3
+#: compare's probes and its abstaining recommendation changed; 4: no time budget, settings fixed
+#: by the table's size, fixed k beside automatic k, a second judge, wide tables)
+VERSION = 4
 #: the unsupervised baseline of the no-label regime
 VARIANCE = "variance (range-scaled)"
+#: random draws per size judged (the reference of every selection of that size)
+RANDOM_DRAWS = 5
 
 
 def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", list(DATASETS))
     regimes = config.keep("methods", list(REGIMES))
-    budget = float(config.options.get("budget", 20 if config.quick else 60))
-    runs = config.n_runs(1 if config.quick else 5)
+    seeds = config.options.get("seeds")
+    if seeds is None:
+        seeds = range(config.n_runs(1 if config.quick else 5))
+    elif isinstance(seeds, int):
+        seeds = [seeds]
     return [
-        {"dataset": d, "regime": r, "seed": seed, "budget": budget}
-        for seed in range(runs)
+        {"dataset": d, "regime": r, "seed": int(seed)}
+        for seed in seeds
         for d in datasets
         for r in regimes
     ]
@@ -89,16 +107,29 @@ def _weak_labels(kind: str, parameter, X, y, seed: int):
     return None
 
 
-def _truth_scores(X_tr, y_tr, X_te, y_te, cols) -> tuple[float, float]:
-    """ROC AUC and F1 on the test rows of a model fitted on the true training labels."""
-    if len(cols) == 0:
-        return 0.5, 0.0
-    model = default_model().fit(X_tr[:, cols], y_tr)
-    proba = model.predict_proba(X_te[:, cols])[:, 1]
-    return float(roc_auc_score(y_te, proba)), float(f1_score(y_te, proba >= 0.5))
+class _Judges:
+    """The truth's two judges on one split: a logistic regression (ROC AUC and F1) and extra
+    trees (ROC AUC), each fitted on the true training labels of a selection's columns."""
+
+    def __init__(self, X_tr, y_tr, X_te, y_te, seed: int):
+        self.X_tr, self.y_tr, self.X_te, self.y_te, self.seed = X_tr, y_tr, X_te, y_te, seed
+
+    def __call__(self, cols) -> tuple[float, float, float]:
+        """``(AUC of the logistic regression, its F1, AUC of the extra trees)``."""
+        if len(cols) == 0:
+            return 0.5, 0.0, 0.5
+        A, B = self.X_tr[:, cols], self.X_te[:, cols]
+        proba = default_model().fit(A, self.y_tr).predict_proba(B)[:, 1]
+        trees = ExtraTreesClassifier(n_estimators=100, n_jobs=1, random_state=self.seed)
+        tree_proba = trees.fit(A, self.y_tr).predict_proba(B)[:, 1]
+        return (
+            float(roc_auc_score(self.y_te, proba)),
+            float(f1_score(self.y_te, proba >= 0.5)),
+            float(roc_auc_score(self.y_te, tree_proba)),
+        )
 
 
-def _ufvs_columns(X, seed: int) -> tuple[list[int], float]:
+def _ufvs_columns(X) -> tuple[list[int], float]:
     """UFVS (no labels): the columns its selected values come from."""
     from weakfs.unsupervised import UFVSSelector
 
@@ -108,7 +139,21 @@ def _ufvs_columns(X, seed: int) -> tuple[list[int], float]:
     return columns, time.perf_counter() - start
 
 
+def board_ks(d: int) -> list[int]:
+    """The numbers of features the board runs: the fixed ones below ``d``, and on a table with
+    fewer than three of them compare's default grid too (its automatic k picks among these)."""
+    fixed = [k for k in FIXED_KS if k < d]
+    if len(fixed) >= 3:
+        return fixed
+    return sorted(set(fixed) | set(default_k_grid(d, 8)) - {d}) or [1]
+
+
 def run_cell(cell: dict) -> dict:
+    with threadpool_limits(1):  # one core per cell: the same numbers on any machine and load
+        return _run_cell(cell)
+
+
+def _run_cell(cell: dict) -> dict:
     X, y, relevant = _table(cell["dataset"])
     seed = int(cell["seed"])
     rows = np.arange(X.shape[0])
@@ -118,62 +163,87 @@ def run_cell(cell: dict) -> dict:
     keep = X[tr].std(axis=0) > 0  # constant training columns carry nothing
     Xs = X[:, keep]
     names = np.flatnonzero(keep)
+    d = Xs.shape[1]
     kind, parameter = REGIMES[cell["regime"]]
     weak = _weak_labels(kind, parameter, Xs[tr], y[tr], seed)
-    out: dict = {"method": [], "k": [], "weak_score": [], "truth_auc": [], "truth_f1": []}
-    out.update(k_rule=[], tied=[], recommended=[])
-    out.update(random_auc=[], select_seconds=[], features=[], fsr=[], n_features=int(X.shape[1]))
+    judge = _Judges(Xs[tr], y[tr], Xs[te], y[te], seed)
+    keys = ("method", "k", "k_rule", "weak_score", "truth_auc", "truth_f1", "truth_auc_trees")
+    keys += ("tied", "recommended", "select_seconds", "features", "fsr")
+    out: dict = {key: [] for key in keys}
+    out["n_features"] = int(X.shape[1])
+    random_of_size: dict[int, tuple[float, float]] = {}
     draws = np.random.RandomState(seed + 1000)
 
-    def add(method, cols, weak_score, seconds, flags=("fixed", False, False)):
-        auc, f1 = _truth_scores(Xs[tr], y[tr], Xs[te], y[te], cols)
-        # random selection of the same number of columns, the fair reference of this selection
-        same_size = [draws.choice(Xs.shape[1], size=len(cols), replace=False) for _ in range(5)]
-        random_auc = np.mean(
-            [_truth_scores(Xs[tr], y[tr], Xs[te], y[te], np.sort(c))[0] for c in same_size]
-        )
-        out["random_auc"].append(float(random_auc))
+    def random_reference(k: int) -> tuple[float, float]:
+        """Mean truth AUCs (both judges) of random columns of size k, drawn once per size."""
+        if k not in random_of_size:
+            scores = [judge(np.sort(draws.choice(d, size=k, replace=False))) for _ in range(5)]
+            random_of_size[k] = (
+                float(np.mean([s[0] for s in scores])),
+                float(np.mean([s[2] for s in scores])),
+            )
+        return random_of_size[k]
+
+    def add(method, cols, weak_score, seconds, k_rule, tied=False, recommended=False):
+        auc, f1, auc_trees = judge(cols)
         original = [int(names[c]) for c in cols]
-        out["method"].append(method)
-        out["k"].append(len(cols))
-        for key, flag in zip(("k_rule", "tied", "recommended"), flags):
-            out[key].append(flag)
-        out["weak_score"].append(float(weak_score))
-        out["truth_auc"].append(auc)
-        out["truth_f1"].append(f1)
-        out["select_seconds"].append(float(seconds))
-        out["features"].append(original)
+        values = (method, len(cols), k_rule, float(weak_score), auc, f1, auc_trees)
+        values += (bool(tied), bool(recommended), float(seconds), original)
         fsr = np.nan if relevant is None else feature_selection_recall(original, relevant)
-        out["fsr"].append(float(fsr))
+        values += (float(fsr),)
+        for key, value in zip(keys, values):
+            out[key].append(value)
 
     if weak is None:
-        cols, seconds = _ufvs_columns(Xs[tr], seed)
-        add("ufvs", cols, np.nan, seconds)
-        d, k = Xs.shape[1], max(1, len(cols))
-        # the simplest unsupervised rule at UFVS's number of columns: the largest variances
-        # of the standardised-by-range columns (so units do not decide)
+        cols, seconds = _ufvs_columns(Xs[tr])
+        add("ufvs", cols, np.nan, seconds, "auto")
+        # the simplest unsupervised rule: the largest variances of the columns scaled by their
+        # range (so units do not decide), at UFVS's number of columns and at the fixed ks
         start = time.perf_counter()
         spread = (Xs[tr] / np.ptp(Xs[tr], axis=0)).var(axis=0)
-        top = np.sort(np.argsort(-spread, kind="stable")[:k])
-        add(VARIANCE, top, np.nan, time.perf_counter() - start)
-        rng = np.random.RandomState(seed)
-        add(RANDOM, np.sort(rng.choice(d, size=k, replace=False)), np.nan, 0.0)
-        add(ALL_FEATURES, np.arange(d), np.nan, 0.0)
+        order = np.argsort(-spread, kind="stable")
+        seconds = time.perf_counter() - start
+        add(VARIANCE, np.sort(order[: max(1, len(cols))]), np.nan, seconds, "auto")
+        for k in [k for k in FIXED_KS if k < d]:
+            add(VARIANCE, np.sort(order[:k]), np.nan, seconds, "fixed")
+        add(ALL_FEATURES, np.arange(d), np.nan, 0.0, "fixed")
+        settings: dict = {}
         out.update(notes="", prior=None)
-        return out
-    notes: list[str] = []
-    board = compare_selectors(
-        Xs[tr], weak, budget=cell["budget"], n_random=5, random_state=seed, notes=notes
-    )
-    index = {f"x{j}": j for j in range(Xs.shape[1])}
-    for _, row in board[board["auto_k"] | (board["method"] == ALL_FEATURES)].iterrows():
-        if row["method"] == RANDOM:
-            rng = np.random.RandomState(seed)
-            cols = np.sort(rng.choice(Xs.shape[1], size=int(row["k"]), replace=False))
-        else:
+    else:
+        notes: list[str] = []
+        n_train = len(tr)
+        ks = board_ks(d)
+        settings = method_settings(n_train, d, ks)
+        board = compare_selectors(
+            Xs[tr],
+            weak,
+            ks=ks,
+            budget=None,
+            settings=settings,
+            n_random=5,
+            random_state=seed,
+            notes=notes,
+        )
+        settings = board.attrs["settings"]
+        index = {f"x{j}": j for j in range(d)}
+        fixed_ks = set(FIXED_KS)
+        for _, row in board.iterrows():
+            if row["method"] == RANDOM:
+                continue
             cols = np.array(sorted(index[f] for f in row["features"]), dtype=int)
-        flags = (row["k_rule"], bool(row["tied"]), bool(row["recommended"]))
-        add(row["method"], cols, row["score"], row["seconds"], flags)
-    out["notes"] = "; ".join(notes)
-    out["prior"] = board.attrs.get("prior")
+            flags = (bool(row["tied"]), bool(row["recommended"]))
+            if row["method"] == ALL_FEATURES:
+                add(ALL_FEATURES, cols, row["score"], row["seconds"], "fixed", *flags)
+                continue
+            if row["k_rule"] == "auto":
+                add(row["method"], cols, row["score"], row["seconds"], "auto", *flags)
+            # also the fixed row of the same k (SEW-IL chooses its own number: no fixed k)
+            if int(row["k"]) in fixed_ks and METHODS[row["method"]].k_param is not None:
+                fold_cols = np.array(sorted(index[f] for f in row["features_in_folds"]), dtype=int)
+                add(row["method"], fold_cols, row["score"], row["seconds"], "fixed", *flags)
+        out["notes"] = "; ".join(notes)
+        out["prior"] = board.attrs.get("prior")
+    out["random_auc"] = [random_reference(k)[0] for k in out["k"]]
+    out["random_auc_trees"] = [random_reference(k)[1] for k in out["k"]]
+    out["settings"] = json.dumps(settings, sort_keys=True)
     return out

@@ -1,18 +1,22 @@
-"""The benchmark's report: a leaderboard per label regime with mean ranks and their critical
-difference, wins against random selection, how well the weak-label score predicts the truth, and
-cost against benefit."""
+"""The benchmark's report: per family of tables, whether selection beats all features (at which k,
+with which selector, and how sure), truth AUC against k, the board's calibration, a leaderboard
+per label regime with mean ranks and their critical difference, wins against random selection,
+how well the weak-label score predicts the truth, and cost against benefit."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import friedmanchisquare, spearmanr
+from scipy.stats import friedmanchisquare, spearmanr, wilcoxon
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments.benchmark._protocol import (
     ALL_FEATURES,
     DATASETS,
+    FAMILIES,
+    FIXED_KS,
+    JUDGES,
     MAX_ROWS,
     RANDOM,
     REFERENCES,
@@ -29,6 +33,8 @@ NEMENYI_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.
 
 #: the per-method lists of a cell
 PER_METHOD = ("k", "weak_score", "truth_auc", "random_auc", "truth_f1", "select_seconds", "fsr")
+#: per-method lists that cells from version 4 on also hold
+PER_METHOD_V4 = ("truth_auc_trees", "random_auc_trees")
 
 
 def _long(table: pd.DataFrame) -> pd.DataFrame:
@@ -43,6 +49,10 @@ def _long(table: pd.DataFrame) -> pd.DataFrame:
                     "seed": cell["seed"],
                     "method": method,
                     **{key: cell[key][i] for key in PER_METHOD},
+                    **{
+                        key: cell[key][i] if isinstance(cell.get(key), list) else np.nan
+                        for key in PER_METHOD_V4
+                    },
                     "features": cell["features"][i],
                     **{
                         key: cell[key][i]
@@ -52,7 +62,131 @@ def _long(table: pd.DataFrame) -> pd.DataFrame:
                     "n_features": cell["n_features"],
                 }
             )
+    long = pd.DataFrame(rows)
+    if not long.empty:
+        long["family"] = long["dataset"].map(FAMILIES)
+    return long
+
+
+def _candidates(long: pd.DataFrame) -> pd.DataFrame:
+    """The rows a leaderboard ranks: each selector at its automatic k, and the references (all
+    features; random selection where a cell ran it as a row)."""
+    if "k_rule" not in long:
+        return long
+    return long[(long["k_rule"] != "fixed") | long["method"].isin(REFERENCES)]
+
+
+def _holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment of ``pvalues`` (family-wise error)."""
+    p = np.asarray(pvalues, dtype=float)
+    order = np.argsort(p)
+    adjusted = np.empty_like(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, (p.size - rank) * p[i])
+        adjusted[i] = min(1.0, running)
+    return adjusted.tolist()
+
+
+def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
+    """Per family and regime: does a selector at some k beat all features?  Every (selector,
+    k) run on every dataset of the family-regime is paired with all features by dataset (the
+    mean truth AUC over repetitions), the one with the largest mean difference is reported with
+    its Wilcoxon signed-rank p (one-sided, greater) and Holm's adjustment over every (selector,
+    k) tried there, since picking the best of many inflates a single test."""
+    rows = []
+    for (family, regime), g in long.groupby(["family", "regime"], sort=False):
+        g = g.assign(
+            choice=g["method"]
+            + np.where(g.get("k_rule", "fixed") == "auto", " (auto k)", " k=" + g["k"].astype(str))
+        )
+        g.loc[g["method"] == ALL_FEATURES, "choice"] = ALL_FEATURES
+        means = g.groupby(["dataset", "choice"])[judge].mean().unstack()
+        if ALL_FEATURES not in means or means.shape[0] < 1:
+            continue
+        base = means[ALL_FEATURES]
+        tried = [c for c in means.columns if c != ALL_FEATURES and means[c].notna().all()]
+        if not tried:
+            continue
+        gain = means[tried].sub(base, axis=0)
+        pvalues = []
+        for c in tried:
+            diff = gain[c].to_numpy()
+            if means.shape[0] >= 2 and np.any(diff != 0):
+                pvalues.append(float(wilcoxon(diff, alternative="greater").pvalue))
+            else:
+                pvalues.append(1.0)
+        holm = _holm(pvalues)
+        best = int(np.argmax(gain.mean().to_numpy()))
+        verdict = "yes" if holm[best] < 0.05 else "not shown"
+        if gain[tried[best]].mean() <= 0:
+            verdict = "no"
+        rows.append(
+            {
+                "family": family,
+                "regime": regime,
+                "datasets": int(means.shape[0]),
+                "all features": base.mean(),
+                "best selector and k": tried[best],
+                "its truth AUC": means[tried[best]].mean(),
+                "gain": gain[tried[best]].mean(),
+                "datasets where it wins": int((gain[tried[best]] > 0).sum()),
+                "p (Wilcoxon)": pvalues[best],
+                "p (Holm)": holm[best],
+                "selection beats all features": verdict,
+            }
+        )
     return pd.DataFrame(rows)
+
+
+def _k_plot(long: pd.DataFrame, ctx: ReportContext) -> str | None:
+    """Truth AUC against k, per family (rows) and regime (columns): every selector's fixed-k
+    rows, random columns of the same k (dashed), all features (dotted line)."""
+    import matplotlib.pyplot as plt
+
+    if "k_rule" not in long or not (long["k_rule"] == "fixed").any():
+        return None
+    fixed = long[(long["k_rule"] == "fixed") & long["k"].isin(FIXED_KS)]
+    families = [f for f in dict.fromkeys(FAMILIES.values()) if f in set(long["family"])]
+    regimes = [r for r in REGIMES if r in set(long["regime"])]
+    fig, axes = plt.subplots(
+        len(families), len(regimes), figsize=(3 * len(regimes), 2.6 * len(families)),
+        squeeze=False, sharex=True,
+    )  # fmt: skip
+    methods = sorted(set(fixed["method"]) - set(REFERENCES))
+    colours = dict(zip(methods, plt.cm.tab10(np.linspace(0, 1, max(len(methods), 1)))))
+    for i, family in enumerate(families):
+        for j, regime in enumerate(regimes):
+            ax = axes[i, j]
+            g = long[(long["family"] == family) & (long["regime"] == regime)]
+            f = fixed[(fixed["family"] == family) & (fixed["regime"] == regime)]
+            for method, h in f[~f["method"].isin(REFERENCES)].groupby("method"):
+                curve = h.groupby("k")["truth_auc"].mean()
+                ax.plot(curve.index, curve.values, marker="o", ms=3, color=colours[method],
+                        label=method)  # fmt: skip
+            rand = f.groupby("k")["random_auc"].mean()
+            if not rand.empty:
+                ax.plot(rand.index, rand.values, ls="--", color="grey", label="random")
+            every = g.loc[g["method"] == ALL_FEATURES, "truth_auc"]
+            if not every.empty:
+                ax.axhline(every.mean(), ls=":", color="black", label=ALL_FEATURES)
+            ax.set_xscale("log")
+            ax.set_title(f"{family}, {regime}", fontsize=8)
+            ax.tick_params(labelsize=7)
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), fontsize=7)
+    fig.supxlabel("k (log scale)", fontsize=8)
+    fig.supylabel("truth AUC (logistic regression, mean)", fontsize=8)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    path = ctx.figure_path("k")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path.name
 
 
 def _stability(features: pd.Series, d: int) -> float:
@@ -86,7 +220,9 @@ def _leaderboard(long: pd.DataFrame) -> tuple[pd.DataFrame, str]:
                 "truth F1": g["truth_f1"].mean(),
                 "beats random of its size (share of datasets)": beats,
                 "weak-label score": g["weak_score"].mean(),
-                "stability over repetitions": np.nanmean(stab) if stab else np.nan,
+                "stability over repetitions": (
+                    np.nanmean(stab) if np.isfinite(stab).any() else np.nan
+                ),
                 "FSR (synthetic)": fsr,
                 "seconds": g["select_seconds"].mean(),
                 "datasets": len(g),
@@ -217,7 +353,7 @@ def _board_calibration(long: pd.DataFrame) -> str:
     if "recommended" not in long or long["recommended"].isna().all():
         return ""
     rows = []
-    labeled = long[long["regime"] != "none"]
+    labeled = _candidates(long[long["regime"] != "none"])
     for regime, g in labeled.groupby("regime", sort=False):
         cells = [c for _, c in g.groupby(["dataset", "seed"]) if c["recommended"].any()]
         if not cells:
@@ -262,23 +398,55 @@ def _board_calibration(long: pd.DataFrame) -> str:
     )
 
 
+def _settings_text(table: pd.DataFrame) -> str:
+    """The settings the cells ran with (fixed by each table's size), per method: the range."""
+    if "settings" not in table:
+        return ""
+    import json
+
+    seen: dict = {}
+    for text in table["settings"].dropna():
+        for method, values in json.loads(text).items():
+            for key, value in values.items():  # a value per k: each k's
+                for one in value.values() if isinstance(value, dict) else [value]:
+                    seen.setdefault((method, key), set()).add(one)
+    parts = [
+        f"{m} {key}={min(v)}" + (f"..{max(v)}" if len(v) > 1 else "")
+        for (m, key), v in sorted(seen.items())
+        if all(isinstance(x, (int, float)) for x in v)
+    ]
+    return "Settings run (fixed by each table's size, `method_settings`): " + "; ".join(parts) + "."
+
+
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     long = _long(table)
     n_cells = len(table)
     grid = len(DATASETS) * len(REGIMES)
     done = table.groupby(["dataset", "regime"])["seed"].nunique()
+    families = {}
+    for name, family in FAMILIES.items():
+        families.setdefault(family, []).append(name)
     lines = [
-        "The first benchmark of feature selection from weak labels. Per cell (dataset, label "
+        "The benchmark of feature selection from weak labels. Per cell (dataset, label "
         "regime, repetition): a stratified train/test split "
         f"({int((1 - TEST_SIZE) * 100)}/{int(TEST_SIZE * 100)}; tables above {MAX_ROWS} rows are "
         f"subsampled to {MAX_ROWS} per repetition), the training labels hidden as the regime "
-        "says, `compare_selectors` on the training rows (every selector that reads those labels "
-        "at its automatic k, within the cell's time budget; the features it keeps are those "
-        "a refit on all training rows selects at that k), then every selection judged by the "
-        "truth: a logistic "
-        "regression fitted on the *true* training labels of the selected columns, ROC AUC and F1 "
-        "on the test rows. The weak-label score is what a user would have seen (the "
-        "prior-corrected CV AUC for PU labels, accuracy on labeled rows for semi-supervised).",
+        "says, `compare_selectors` on the training rows (every selector that reads those labels, "
+        f"at the fixed k in {{{', '.join(map(str, FIXED_KS))}}} below the column count and at its "
+        "automatic k, at settings fixed by the table's size, no time budget; the features of "
+        "an automatic-k row are those a refit on all training rows selects, of a fixed-k row "
+        "those chosen in the most folds), then every selection judged by the truth: "
+        + " and ".join(JUDGES.values())
+        + " fitted on the *true* training labels of the selected columns, ROC AUC on the test "
+        "rows (and F1 of the logistic regression). Random columns of the same size (5 draws) "
+        "are every selection's reference. The weak-label score is what a user would have seen "
+        "(the prior-corrected CV AUC for PU labels, accuracy on labeled rows for "
+        "semi-supervised).",
+        "",
+        "Families: "
+        + "; ".join(f"{f}: {', '.join(names)}" for f, names in families.items())
+        + " (tabular and synthetic have at most 970 columns, the others 1,000 or more; a "
+        "multi-class table is its first class against the rest).",
         "",
         f"Grid done: {done.size} of {grid} (dataset, regime) pairs have cells; {n_cells} cells, "
         f"{int((done >= 5).sum())} pairs with the 5 repetitions asked for.",
@@ -289,32 +457,53 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
         "values mapped to their columns).",
         "",
-        f"Time budget per cell: {', '.join(f'{b:g} s' for b in sorted(set(table['budget'])))} "
-        "(`compare_selectors(budget=...)`). " + _left_out(table),
+        _settings_text(table) + " " + _left_out(table),
         "",
     ]
     if long.empty:
         return "\n".join([*lines, "No cell finished."])
+    for judge, name in JUDGES.items():
+        if long[judge].isna().all():
+            continue
+        answer = _family_answer(long, judge)
+        if answer.empty:
+            continue
+        lines += [
+            f"## Does selection beat all features? (judge: {name})",
+            "",
+            "Per family and regime, the (selector, k) with the largest mean truth-AUC gain over "
+            "all features across the family's datasets (each dataset's mean over repetitions); "
+            "`yes` when its one-sided Wilcoxon p, Holm-adjusted over every (selector, k) tried "
+            "there, is below 0.05; `no` when even the best loses on average; else `not shown`.",
+            "",
+            markdown_table(answer.round(3)),
+            "",
+        ]
+    k_plot = _k_plot(long, ctx)
+    if k_plot:
+        lines += [f"![truth AUC against k per family and regime]({k_plot})", ""]
     lines += [f"![cost against benefit]({_cost_plot(long, ctx)})", ""]
     calibration = _board_calibration(long)
     lines += [calibration] if calibration else []
-    for regime in [r for r in REGIMES if r in set(long["regime"])]:
-        board, note = _leaderboard(long[long["regime"] == regime])
-        datasets = sorted(set(long.loc[long["regime"] == regime, "dataset"]))
+    candidates = _candidates(long)
+    for regime in [r for r in REGIMES if r in set(candidates["regime"])]:
+        in_regime = candidates[candidates["regime"] == regime]
+        board, note = _leaderboard(in_regime)
+        datasets = sorted(set(in_regime["dataset"]))
         lines += [
             f"## {regime}",
             "",
-            f"Datasets: {', '.join(datasets)}.",
+            f"Datasets: {', '.join(datasets)}. Each selector at its automatic k.",
             "",
             markdown_table(board.round(3)),
             "",
             note,
             "",
-            _agreement(long[long["regime"] == regime]),
+            _agreement(in_regime),
             "",
             "Where each selector wins and loses (mean truth AUC per dataset):",
             "",
-            markdown_table(_wins_and_losses(long[long["regime"] == regime])),
+            markdown_table(_wins_and_losses(in_regime)),
             "",
         ]
     return "\n".join(lines)
