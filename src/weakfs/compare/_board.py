@@ -19,10 +19,14 @@ the tied ks is taken instead.
 
 **Top group and recommendation.**  The candidates are each method at its automatic k and all
 features (random selection is a reference, never recommended).  The top group holds the
-candidates tied with the best one; the recommendation is its simplest member (fewest features,
-then fewest seconds).  When the labels cannot tell the candidates apart (the top group holds more
-than half of them, or a test fold holds fewer than ``MIN_LABELED_PER_FOLD`` labeled rows) the
-board says so and recommends all features, the robust default (in the benchmark no selector's
+candidates tied with the best one.  When all features is in the top group it is the
+recommendation: a selection must be found better than every column before the board trades
+columns for it (in the benchmark's first cells, recommending the top group's simplest member
+instead cost more true AUC than always keeping all features in four of five label regimes);
+otherwise the top group's simplest member (fewest features, then fewest seconds).  When the
+labels cannot tell the candidates apart (the top group holds more than half of them, or a test
+fold holds fewer than ``MIN_LABELED_PER_FOLD`` labeled rows) the board says so in a sentence
+and recommends all features, the robust default (in the benchmark no selector's
 mean rank beats all features in any label regime, ``docs/compare.md``), or, when all features
 is itself found worse than the best, the top group's largest selection (then the most stable).
 """
@@ -192,6 +196,10 @@ def build_board(
             f"({board.loc[pick, 'method']}, k = {board.loc[pick, 'k']}) rather than a confident "
             "first place."
         )
+    elif len(all_features):
+        # selection has not been shown better than keeping every column: keep them (the
+        # smaller tied rows stay visible in the top group)
+        pick, sentence = all_features[0], None
     else:
         simplest = top.assign(_size=top["k"]).sort_values(["_size", "seconds"], kind="stable")
         pick, sentence = simplest.index[0], None

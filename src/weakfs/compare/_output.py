@@ -74,8 +74,8 @@ def _header(board: pd.DataFrame) -> list[str]:
         f"{attrs.get('folds', '?')} folds ({attrs.get('repeats', 1)} repetition(s) of the "
         "folds), with its 90 % interval corrected for the folds' overlap; each method at its "
         "automatic k. `=`: in the top group (not found worse than the best); `*`: the "
-        "recommendation (the simplest member of the top group, or all features when the labels "
-        "cannot tell the rows apart). Stability: Nogueira et al.'s index of the sets chosen in "
+        "recommendation (all features when they are in the top group, else its simplest "
+        "member). Stability: Nogueira et al.'s index of the sets chosen in "
         "the folds (1 = always the same, 0 = no better than random). Features: a refit on all "
         "rows at the row's k (the columns `weakfs select` gives). References: random selection "
         "of the same k, and all features.",
