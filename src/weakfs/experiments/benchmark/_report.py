@@ -326,13 +326,14 @@ def _left_out(table: pd.DataFrame) -> str:
             counts[method] = counts.get(method, 0) + 1
     labeled = int((table["regime"] != "none").sum())
     lines = []
-    if budget:
+    timed = "budget" in table  # cells before version 4 ran within a time budget
+    if timed and budget:
         parts = [f"{m} in {n} of {labeled}" for m, n in sorted(budget.items())]
         lines.append(
             "Left out for the time budget (at its cheapest setting it would not fit in what the "
             "references and rankers left), in cells with labels: " + "; ".join(parts) + "."
         )
-    else:
+    elif timed:
         lines.append("No selector was left out for the budget.")
     if failed:
         parts = [f"{m} in {n} of {labeled}" for m, n in sorted(failed.items())]
@@ -415,6 +416,8 @@ def _settings_text(table: pd.DataFrame) -> str:
         for (m, key), v in sorted(seen.items())
         if all(isinstance(x, (int, float)) for x in v)
     ]
+    if not parts:
+        return ""
     return "Settings run (fixed by each table's size, `method_settings`): " + "; ".join(parts) + "."
 
 
@@ -457,7 +460,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
         "values mapped to their columns).",
         "",
-        _settings_text(table) + " " + _left_out(table),
+        " ".join(t for t in (_settings_text(table), _left_out(table)) if t),
         "",
     ]
     if long.empty:
