@@ -52,6 +52,9 @@ def test_settings_are_fixed_by_size_and_fit_the_ceiling():
     it = large["fscpu"]["n_iter"]
     assert all(it[a] >= it[b] for a, b in itertools.pairwise(ks)) and max(it.values()) <= 3000
     assert small["fscpu"]["n_iter"][5] == 3000
+    # fewer iterations, larger steps: eta * n_iter is the default's 3000 / (2 d)
+    assert small["fscpu"]["eta"][5] is None
+    assert large["fscpu"]["eta"][100] * it[100] == pytest.approx(3000 / (2 * 2000))
     assert large["sewil"]["n_generations"] < small["sewil"]["n_generations"] == 20
     assert sorted(large["gkf_pual"]["n_lambdas"]) == [5, 10, 20]  # not at k = 50, 100
     # the ks of a narrow table: compare's grid where fewer than three fixed ks fit

@@ -144,6 +144,7 @@ def _fscpu(objective):
         return FSCPUSelector(
             k,
             n_iter=settings["n_iter"],
+            eta=settings.get("eta"),
             objective=objective,
             clustering=settings.get("clustering", "gmm"),
             n_jobs=1,
@@ -193,7 +194,7 @@ def _fscpu_spec(objective: str, help: str, defaults: dict) -> MethodSpec:
         progress="verbose",
         build=_fscpu(objective),
         ranker=False,
-        settings={"n_iter": 3000, "clustering": "gmm"},
+        settings={"n_iter": 3000, "clustering": "gmm", "eta": None},
         budget_param="n_iter",
         budget_range=(30, 3000),
     )
