@@ -139,6 +139,7 @@ def method_settings(n_rows: int, n_columns: int, ks) -> dict[str, dict]:
     fscpu_eta = {
         k: (None if it == 3000 else 3000 / (2 * read_columns * it)) for k, it in fscpu_iter.items()
     }
+    gkf_lambdas = 20 if n_rows <= 1500 else 12
     # SEW-IL: 20 generations of FSGA took 38 s on 1,395 x 2,000 (2.8M values read)
     generations = int(min(20, max(5, 20 * 3.0e6 / max(read, 1))))
     return {
@@ -148,6 +149,7 @@ def method_settings(n_rows: int, n_columns: int, ks) -> dict[str, dict]:
         # its quadratic model of m columns has m (m + 3) / 2 coefficients: at k = 50 (1,325)
         # one fit took over 3 minutes on 1,395 rows, so it runs at the ks up to 20 (screened
         # to 32 columns by prefilter="auto", 560 coefficients)
-        "gkf_pual": {"n_lambdas": {int(k): 20 for k in ks if k <= GKF_PUAL_MAX_K}},
+        # (63 s at k = 20 on spambase's 2,100 rows with 20 lambdas: 12 above 1,500 rows)
+        "gkf_pual": {"n_lambdas": {int(k): gkf_lambdas for k in ks if k <= GKF_PUAL_MAX_K}},
         "pu_extra_trees": {"n_estimators": 100},
     }
