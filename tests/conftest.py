@@ -20,6 +20,30 @@ def pytest_configure(config):
     )
 
 
+#: test modules that run commands or experiments end to end: marked ``slow`` as a whole (the
+#: run on the oldest pins leaves them out for time; the library tests cover what they call)
+END_TO_END_MODULES = (
+    "test_cli.py",
+    "test_cli_no_silent_answers.py",
+    "test_cli_newcomer.py",
+    "test_runner.py",
+    "test_examples.py",
+    "test_reports_regenerate.py",
+    "test_benchmark_experiment.py",
+    "test_fscpu_experiments.py",
+    "test_sewil_experiment.py",
+    "test_pu_extra_trees_experiment.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        if item.path.name in END_TO_END_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 def _missing_datasets(names) -> list[str]:
     from weakfs.datasets import DatasetNotFoundError, find
 

@@ -240,9 +240,9 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
         {"estimator": GKFPUALClassifier(C2=1.0, lambda1=0.01, sigma=0.5, max_iter=500)},
         # exactly one feature, chosen along a short λ1 path
         {
-            "estimator": GKFPUALClassifier(C2=1.0, sigma=0.5, max_iter=500),
+            "estimator": GKFPUALClassifier(C2=1.0, sigma=0.5, max_iter=200),
             "n_features_to_select": 1,
-            "n_lambdas": 5,
+            "n_lambdas": 3,
         },
     ],
     PUALClassifier: [{}, {"kernel": "linear", "standardize": False, "n_neighbors": 3}],
