@@ -7,6 +7,7 @@ from scipy import sparse
 from sklearn.datasets import make_classification
 
 from weakfs.semi_supervised import SEWILSelector
+from weakfs.semi_supervised._criteria import CRITERIA
 
 FAST = dict(n_estimators=15, n_generations=3, population_size=10, n_parents=4)
 
@@ -51,7 +52,7 @@ def test_same_result_for_any_n_jobs():
     pd.testing.assert_frame_equal(a.history_, b.history_)
 
 
-@pytest.mark.parametrize("criterion", ["cbil", "cbil-beta", "cb", "oob", "tb", "tb-printed"])
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
 def test_every_criterion_runs(criterion):
     X, _, y_semi = _data(2)
     sel = SEWILSelector(criterion=criterion, random_state=0, **FAST).fit(X, y_semi)

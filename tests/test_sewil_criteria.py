@@ -174,3 +174,21 @@ def test_beta_never_exceeds_gamma():
     for _ in range(50):
         p = rng.dirichlet(np.ones(4), size=4).T  # columns sum to 1, as P(Yhat = i | Y = j)
         assert cbil(V2, p, correction="beta") <= cbil(V2, p) + 1e-12
+
+
+def test_cbil_with_margins_at_the_labels_by_hand():
+    # V2's margins at labels (0, 1): .4 and .2 -> mu1 = .3, mu2 = (.16 + .04) / 2 = .1
+    assert margin_moments(V2, np.array([0, 1])) == pytest.approx((0.3, 0.1))
+    # at labels (1, 0) both margins are negative: the trivial bound
+    assert cbil(V2, np.eye(2), labels=np.array([1, 0])) == 1.0
+    oob = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8], [np.nan, np.nan]])
+    ev = ForestEvidence(oob, np.array([0, 0, 1, 1]), np.array([True, True, False, False]))
+    # valid rows 0-2: margins at their labels .4, -.2, .6 -> mu1 = .8 / 3, mu2 = .56 / 3
+    gamma = float(np.sum(np.max(ev.mislabeling(), axis=0)))
+    expected = 1 - (0.8 / 3) ** 2 / (0.56 / 3) / gamma
+    assert get_criterion("cbil-labels")(ev) == pytest.approx(expected)
+    # the vote-weighted reading never reads the labels; this one does
+    flipped = ForestEvidence(oob, np.array([1, 1, 0, 0]), np.array([True, True, False, False]))
+    assert get_criterion("cbil-labels")(flipped) != pytest.approx(expected)
+    with pytest.raises(ValueError, match="margins"):
+        CBILCriterion(margins="nope")

@@ -194,6 +194,20 @@ def test_fsga_cbil_arm_is_the_fsga_cell_and_records_the_wrapper():
     assert 1.0 <= arm["mislabeling_beta"] <= arm["mislabeling_gamma"] <= 8.0
     bounded = run_cell({**cell, "method": "fsga-lenmut-bounded"})
     assert bounded["max_length_change"] == 2  # floor(floor(sqrt(77)) / 4)
+    # the fsga cell's selector again, with its final population's votes recorded
+    votes = run_cell({**cell, "method": "fsga-votes"})
+    for key in ("acc_u", "acc_t", "n_features", "history"):
+        assert votes[key] == fsga[key]
+    counts = dict(item.split(":") for item in votes["votes"].split(";"))
+    assert all(1 <= int(c) <= votes["population_size"] for c in counts.values())
+    # the top-m by votes at FSGA's own count is FSGA's own selection
+    assert votes["top_own_m"] == fsga["n_features"]
+    assert votes["top_own_acc_u"] == fsga["acc_u"]
+    assert votes["top_paper_m"] == 33  # the paper's d' on Protein
+    assert votes["top_d23_m"] == 19  # ceil(77 ** (2 / 3))
+    assert votes["top_d23_voted"] <= min(len(counts), 19)
+    every = run_cell({**cell, "method": "sla-all"})
+    assert every["n_features"] == 77 and 0.0 <= every["acc_u"] <= 1.0
 
 
 @pytest.mark.needs_data("mice_protein")
@@ -264,6 +278,40 @@ def test_arm_report_helpers_on_a_made_up_table():
     both = arm_table(pd.concat([table, lenmut]))
     assert list(both.loc[both["dataset"] == "Isolet", "arm"])[-1] == "fsga_lenmut"
     assert arms_section(pd.concat([table[table["method"] == "rlsr"], lenmut])) == ""
+
+
+def test_subset_report_on_a_made_up_table():
+    from weakfs.experiments.sewil._subset_report import (
+        subset_rows,
+        subset_section,
+        subset_summary,
+        top_m_frame,
+    )
+
+    table = _arm_rows()
+    every = table[table["method"] == "fsga"].assign(method="sla-all", n_features=617, acc_t=0.8)
+    every["acc_u"] += 0.02  # all features beat SEW-IL's subset by 0.02 on every split
+    votes = table[table["method"] == "fsga"].assign(
+        method="fsga-votes", top_own_acc_u=table["acc_u"], top_own_m=40,
+        top_d23_acc_u=table["acc_u"] + 0.03, top_d23_m=73,
+    )  # fmt: skip
+    votes["top_own_acc_u"] = votes["acc_u"]
+    votes["top_d23_acc_u"] = votes["acc_u"] + 0.03
+    full = pd.concat([table, every, votes], ignore_index=True)
+    top = top_m_frame(full)
+    assert set(top["method"]) == {"fsga-top-own", "fsga-top-d23"}  # no paper count recorded
+    rows = subset_rows(full).set_index(["dataset", "subset"])
+    assert rows.at[("Isolet", "SEW-IL (fsga)"), "Δ vs sla-all"] == -0.02
+    assert rows.at[("Isolet", "SEW-IL (fsga)"), "splits ≥ sla-all"] == "0 of 5"
+    assert rows.at[("Isolet", "fsga-top-d23"), "splits ≥ sla-all"] == "5 of 5"
+    assert rows.at[("Isolet", "fsga-oob"), "Δ vs sla-all"] == 0.02
+    summary = subset_summary(subset_rows(full)).set_index("subset")
+    assert summary.at["SEW-IL (fsga)", "≥ sla-all"] == 0
+    assert summary.at["fsga-top-d23", "≥ sla-all"] == 2 and summary.at["fsga-oob", "datasets"] == 2
+    section = subset_section(full)
+    # sla-all on Isolet 0.802 (within .814 ± .017), Coil20 0.952 (within .941 ± .011)
+    assert "reaches the paper's SEW-IL ACC-U (within its sd or above) on 2 of 2" in section
+    assert subset_section(table) == ""
 
 
 def test_tb_printed_report_helpers_on_a_made_up_table():

@@ -10,6 +10,8 @@ which training rows carry a true label, and the votes on the unlabeled training 
   ``p_ij = P(Yhat = i | Y = j)`` estimated on the labeled rows from out-of-bag predictions
   (name ``"cbil"``); with ``correction="beta"`` Proposition 2.3's ``beta = max_i sum_j p_ij``
   instead (name ``"cbil-beta"``; ``beta = 1`` without mislabeling, where ``gamma = K``).
+  With ``margins="labels"`` (name ``"cbil-labels"``) the moments are read at the rows' own
+  (true or pseudo-) labels instead of weighted by the votes (see below).
 * :class:`CBoundCriterion` -- the same without the gamma correction (CB).
 * :class:`OOBErrorCriterion` -- out-of-bag error of the forest (OOB).
 * :class:`TransductiveBoundCriterion` -- the transductive bound of Feofanov et al. (2019) on the
@@ -20,6 +22,9 @@ which training rows carry a true label, and the votes on the unlabeled training 
 Moments of the margin variable: ``M_hat`` equals the margin ``M_Q(x, i) = v(x, i) - max_{c != i}
 v(x, c)`` with probability ``P(Yhat = i | x)``, estimated by the votes ``v(x, i)``; so
 ``mu1 = mean_x sum_i v(x,i) M_Q(x,i)`` and ``mu2 = mean_x sum_i v(x,i) M_Q(x,i)^2``.
+Those moments never read the training labels.  The other reading of the paper's Theorem 2.4
+estimates ``P(Yhat = i | x)`` on the augmented training set by the observed (pseudo-)label
+itself: ``mu1 = mean_x M_Q(x, yhat)`` and ``mu2 = mean_x M_Q(x, yhat)^2`` (``"cbil-labels"``).
 """
 
 from __future__ import annotations
@@ -63,10 +68,14 @@ def margins(votes: np.ndarray) -> np.ndarray:
     return v - competitor
 
 
-def margin_moments(votes: np.ndarray) -> tuple[float, float]:
-    """First two moments ``(mu1, mu2)`` of ``M_hat`` (vote-weighted margins, averaged over rows)."""
+def margin_moments(votes: np.ndarray, labels: np.ndarray | None = None) -> tuple[float, float]:
+    """First two moments ``(mu1, mu2)`` of ``M_hat``, averaged over rows: the vote-weighted
+    margins, or with ``labels`` (class indices) each row's margin at its own label."""
     v = np.asarray(votes, dtype=float)
     m = margins(v)
+    if labels is not None:
+        at_label = m[np.arange(m.shape[0]), np.asarray(labels, dtype=np.intp)]
+        return float(np.mean(at_label)), float(np.mean(at_label * at_label))
     mu1 = float(np.mean(np.sum(v * m, axis=1)))
     mu2 = float(np.mean(np.sum(v * m * m, axis=1)))
     return mu1, mu2
@@ -94,13 +103,20 @@ def mislabeling_matrix(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -
     return p
 
 
-def cbil(votes: np.ndarray, p: np.ndarray, *, correction: str = "gamma") -> float:
+def cbil(
+    votes: np.ndarray,
+    p: np.ndarray,
+    *,
+    correction: str = "gamma",
+    labels: np.ndarray | None = None,
+) -> float:
     """C-bound with imperfect labels: ``1 - (1/gamma) mu1^2/mu2`` (Theorem 2.4).
 
     ``correction="gamma"``: ``gamma = sum_j max_i p_ij`` (Theorem 2.4); ``"beta"``:
-    ``beta = max_i sum_j p_ij`` (Proposition 2.3).
+    ``beta = max_i sum_j p_ij`` (Proposition 2.3).  ``labels``: the rows' (pseudo-)labels, to
+    read the margins at them instead of weighting them by the votes.
     """
-    mu1, mu2 = margin_moments(votes)
+    mu1, mu2 = margin_moments(votes, labels)
     p = np.asarray(p, dtype=float)
     if correction == "beta":
         gamma = float(np.max(np.sum(p, axis=1)))
@@ -229,22 +245,37 @@ class CBILCriterion(_Criterion):
         ``"gamma"``: Theorem 2.4, ``gamma = sum_j max_i p_ij`` (the paper's criterion; note that it
         equals ``K`` for a perfect mislabeling matrix).  ``"beta"``: Proposition 2.3,
         ``beta = max_i sum_j p_ij`` (1 for perfect labels).
+    margins : {"votes", "labels"}, default="votes"
+        How the moments of ``M_hat`` estimate ``P(Yhat = i | x)``: by the forest's out-of-bag
+        votes (so the training labels are never read), or by each training row's own (true or
+        pseudo-) label, the empirical C-bound of the augmented training set.
     """
 
     name = "cbil"
 
-    def __init__(self, correction: str = "gamma"):
+    def __init__(self, correction: str = "gamma", margins: str = "votes"):
         if correction not in ("gamma", "beta"):
             raise ValueError(f"correction must be 'gamma' or 'beta'; got {correction!r}")
+        if margins not in ("votes", "labels"):
+            raise ValueError(f"margins must be 'votes' or 'labels'; got {margins!r}")
         self.correction = correction
+        self.margins = margins
         self.name = "cbil" if correction == "gamma" else "cbil-beta"
+        if margins == "labels":
+            self.name += "-labels"
 
     def __repr__(self) -> str:
-        return f"CBILCriterion(correction={self.correction!r})"
+        return f"CBILCriterion(correction={self.correction!r}, margins={self.margins!r})"
 
     def __call__(self, evidence: ForestEvidence) -> float:
         ok = evidence.valid()
-        return cbil(evidence.oob_votes[ok], evidence.mislabeling(), correction=self.correction)
+        labels = evidence.y_train[ok] if self.margins == "labels" else None
+        return cbil(
+            evidence.oob_votes[ok],
+            evidence.mislabeling(),
+            correction=self.correction,
+            labels=labels,
+        )
 
 
 class CBoundCriterion(_Criterion):
@@ -303,6 +334,7 @@ class TransductiveBoundCriterion(_Criterion):
 CRITERIA = {
     "cbil": CBILCriterion,
     "cbil-beta": partial(CBILCriterion, correction="beta"),
+    "cbil-labels": partial(CBILCriterion, margins="labels"),
     "cb": CBoundCriterion,
     "oob": OOBErrorCriterion,
     "tb": TransductiveBoundCriterion,
@@ -316,7 +348,8 @@ def get_criterion(criterion) -> _Criterion:
     Parameters
     ----------
     criterion : str or callable
-        ``"cbil"`` (Theorem 2.4's gamma), ``"cbil-beta"`` (Proposition 2.3's beta), ``"cb"``,
+        ``"cbil"`` (Theorem 2.4's gamma), ``"cbil-beta"`` (Proposition 2.3's beta),
+        ``"cbil-labels"`` (margins at the training rows' own labels), ``"cb"``,
         ``"oob"``, ``"tb"`` (sums over the rows predicted ``k``), ``"tb-printed"`` (sums over
         all rows), or a callable on a :class:`ForestEvidence`, returned as it is.
 

@@ -217,10 +217,12 @@ class SEWILSelector(SupportSelector):
 
     Parameters
     ----------
-    criterion : {"cbil", "cbil-beta", "cb", "oob", "tb", "tb-printed"} or callable, default="cbil"
-        Subset criterion (lower is better): CBIL with Theorem 2.4's gamma (the paper's) or
-        Proposition 2.3's beta, the plain C-bound, the out-of-bag error, the transductive
-        bound with its sums over the rows predicted ``k`` or over all rows (as printed); see
+    criterion : str or callable, default="cbil"
+        Subset criterion (lower is better): ``"cbil"``, CBIL with Theorem 2.4's gamma (the
+        paper's), ``"cbil-beta"`` with Proposition 2.3's beta, ``"cbil-labels"`` with the
+        margins read at the training rows' own (pseudo-)labels, ``"cb"`` the plain C-bound,
+        ``"oob"`` the out-of-bag error, ``"tb"`` / ``"tb-printed"`` the transductive bound with
+        its sums over the rows predicted ``k`` or over all rows (as printed); see
         :func:`~weakfs.semi_supervised.get_criterion`.  A callable receives a
         :class:`~weakfs.semi_supervised.ForestEvidence`.
     search : {"fsga", "cga", "fss"}, default="fsga"

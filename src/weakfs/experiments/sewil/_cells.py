@@ -20,9 +20,12 @@ from weakfs.experiments.sewil._protocol import (
     EXTRA_METHODS,
     FSGA_ARMS,
     METHODS,
+    SLA_ALL_METHOD,
     SPLITS,
+    SUBSET_METHODS,
     TB_PRINTED_CRITERIA,
     TB_PRINTED_METHOD,
+    VOTES_METHOD,
     criterion_column,
 )
 
@@ -49,7 +52,7 @@ def _tables(config: RunConfig) -> list[str]:
 
 def make_cells(config: RunConfig) -> list[dict]:
     datasets = config.keep("datasets", list(SPLITS))
-    on_request = [*EXTRA_METHODS, *ARM_METHODS, TB_PRINTED_METHOD]
+    on_request = [*EXTRA_METHODS, *ARM_METHODS, TB_PRINTED_METHOD, *SUBSET_METHODS]
     methods = config.keep("methods", METHODS + on_request) if config.methods else METHODS
     tables = _tables(config)
     runs = config.n_runs(20)
@@ -76,7 +79,7 @@ def make_cells(config: RunConfig) -> list[dict]:
                     continue
                 if m in ("fss", "cga", *EXTRA_METHODS) and "t3" not in tables:
                     continue
-                if m in ("fsga", *ARM_METHODS) and not {"t3", "t4"} & set(tables):
+                if m in ("fsga", *ARM_METHODS, *SUBSET_METHODS) and not {"t3", "t4"} & set(tables):
                     continue
                 if m in ("rlsr", "sfs", "ssls", "cotfss") and "t4" not in tables:
                     continue
@@ -197,7 +200,7 @@ def _criteria_cell(
 def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict):
     """The selector of one FSGA arm: SEW-IL's FSGA (vote output) with the arm's criterion;
     ``fsga-lenmut-bounded`` adds the length mutation bounded to ``floor(n0 / 4)`` features per
-    change (``n0 = floor(sqrt(d))``, at least 1)."""
+    change (``n0 = floor(sqrt(d))``, at least 1), ``fsga-lenmut-unbounded`` the unbounded one."""
     from weakfs.semi_supervised import SEWILSelector
 
     bounded = method == "fsga-lenmut-bounded"
@@ -205,7 +208,7 @@ def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict
     return SEWILSelector(
         criterion=FSGA_ARMS[method],
         search="fsga",
-        length_mutation=bounded,
+        length_mutation=bounded or method == "fsga-lenmut-unbounded",
         max_length_change=max(1, n0 // 4) if bounded else None,
         final="vote",
         n_estimators=n_est,
@@ -235,6 +238,46 @@ def _wrapper_evidence(sel, y_semi, y_true) -> dict:
     }
 
 
+def _top_m_by_votes(sel, d: int, m: int) -> np.ndarray:
+    """Mask of the ``m`` features the final population holds most often (features FSGA removed
+    as irrelevant excluded; ties, features no candidate holds among them, by column order)."""
+    votes = np.asarray(sel.vote_share_, dtype=float).copy()
+    votes[sel.removed_features_] = -1.0
+    order = np.argsort(-votes, kind="stable")
+    mask = np.zeros(d, dtype=bool)
+    mask[order[: min(m, d - len(sel.removed_features_))]] = True
+    return mask
+
+
+def _votes_cell(sel, dataset: str, d: int, evaluate) -> dict:
+    """What a ``fsga-votes`` cell adds to the ``fsga`` cell's results: the final population's
+    vote counts (``column:count``, nonzero only) and, per top-m rule, m, ACC-U and ACC-T of
+    self-learning on the top-m features by votes, and how many of them any candidate held."""
+    from weakfs.experiments.sewil._paper import PAPER_T34
+
+    counts = np.rint(np.asarray(sel.vote_share_) * sel.population_size).astype(int)
+    out: dict = {
+        "votes": ";".join(f"{j}:{c}" for j, c in enumerate(counts) if c > 0),
+        "population_size": int(sel.population_size),
+    }
+    paper = PAPER_T34["fsga"].get(dataset, (None, None, "NA"))[2]
+    sizes = {
+        "own": int(sel.support_.sum()),
+        "paper": None if paper == "NA" else int(paper),
+        "d23": int(np.ceil(d ** (2 / 3))),
+    }
+    for rule, m in sizes.items():
+        if m is None:
+            continue
+        mask = _top_m_by_votes(sel, d, m)
+        acc_u, acc_t = evaluate(mask)
+        out[f"top_{rule}_m"] = int(mask.sum())
+        out[f"top_{rule}_acc_u"] = acc_u
+        out[f"top_{rule}_acc_t"] = acc_t
+        out[f"top_{rule}_voted"] = int(np.sum(counts[mask] > 0))
+    return out
+
+
 def run_cell(cell: dict) -> dict:
     from weakfs.semi_supervised import (
         CoTFSSSelector,
@@ -257,7 +300,22 @@ def run_cell(cell: dict) -> dict:
         res["select_cpu_seconds"] = time.process_time() - cpu0
         return res
     quick_ga = {"n_generations": 3, "population_size": 12, "n_parents": 4} if cell["quick"] else {}
-    if method in ("fsga", "cga", "fss", *EXTRA_METHODS):
+
+    def evaluate(mask):
+        return _evaluate(X, y_semi, y_true, X_te, y_te, mask, seed, n_est, n_jobs)
+
+    if method == SLA_ALL_METHOD:  # no selection: self-learning on every feature
+        acc_u, acc_t = evaluate(np.ones(X.shape[1], dtype=bool))
+        return {
+            "acc_u": acc_u,
+            "acc_t": acc_t,
+            "n_features": int(X.shape[1]),
+            "select_seconds": 0.0,
+            "select_cpu_seconds": 0.0,
+        }
+    if method == VOTES_METHOD:  # the fsga cell's selector (the fsga-cbil arm), recording votes
+        sel = _fsga_arm("fsga-cbil", X.shape[1], seed, n_est, n_jobs, quick_ga)
+    elif method in ("fsga", "cga", "fss", *EXTRA_METHODS):
         sel = SEWILSelector(
             criterion="cbil",
             search="fsga" if method in EXTRA_METHODS else method,
@@ -285,7 +343,7 @@ def run_cell(cell: dict) -> dict:
     # CPU time of all threads: CPU / n_jobs is the wall time the selection needs on idle cores
     select_cpu_seconds = time.process_time() - cpu0
     support = sel.get_support()
-    acc_u, acc_t = _evaluate(X, y_semi, y_true, X_te, y_te, support, seed, n_est, n_jobs)
+    acc_u, acc_t = evaluate(support)
     out = {
         "acc_u": acc_u,
         "acc_t": acc_t,
@@ -293,7 +351,7 @@ def run_cell(cell: dict) -> dict:
         "select_seconds": select_seconds,
         "select_cpu_seconds": select_cpu_seconds,
     }
-    if method in ("fsga", "cga", *EXTRA_METHODS, *ARM_METHODS):
+    if method in ("fsga", "cga", *EXTRA_METHODS, *ARM_METHODS, VOTES_METHOD):
         # best criterion value per generation, for the history figure
         out["history"] = ";".join(f"{-v:.6g}" for v in sel.history_["best_fitness"])
         out["n_evaluations"] = int(sel.n_evaluations_)
@@ -301,4 +359,6 @@ def run_cell(cell: dict) -> dict:
         out.update(_wrapper_evidence(sel, y_semi, y_true))
         if sel.max_length_change is not None:
             out["max_length_change"] = int(sel.max_length_change)
+    if method == VOTES_METHOD:
+        out.update(_votes_cell(sel, cell["dataset"], X.shape[1], evaluate))
     return out

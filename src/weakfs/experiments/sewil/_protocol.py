@@ -29,15 +29,28 @@ CRITERIA_ORDER = ["oob", "tb", "cb", "cbil"]
 # arms on the same splits, each changing one choice of the wrapper; method -> its criterion (a
 # name of weakfs.semi_supervised.get_criterion). Run only when asked for with --methods.
 # fsga-cbil = the committed fsga cells (same selector), recording more; fsga-lenmut-bounded =
-# CBIL with the length mutation bounded to floor(floor(sqrt(d)) / 4) features per change
+# CBIL with the length mutation bounded to floor(floor(sqrt(d)) / 4) features per change;
+# fsga-lenmut-unbounded = with the paper's length mutation as described (no bound); fsga-cbil-
+# labels = CBIL with the margins read at the training rows' own (pseudo-)labels
 FSGA_ARMS = {
     "fsga-cbil": "cbil",
     "fsga-cbil-beta": "cbil-beta",
     "fsga-cb": "cb",
     "fsga-oob": "oob",
     "fsga-lenmut-bounded": "cbil",
+    "fsga-lenmut-unbounded": "cbil",
+    "fsga-cbil-labels": "cbil-labels",
 }
 ARM_METHODS = list(FSGA_ARMS)
+# where the selected subset loses (run only when asked for with --methods): self-learning on
+# every feature (no selection) on the same splits, forest and scoring; and SEW-IL's FSGA as in
+# the fsga cells, recording the final population's vote counts and scoring self-learning on
+# the top-m features by votes for m = FSGA's own count (``fsga-top-own``), the count the paper
+# reports (``fsga-top-paper``) and ceil(d^(2/3)) (``fsga-top-d23``)
+SLA_ALL_METHOD = "sla-all"
+VOTES_METHOD = "fsga-votes"
+TOP_M_RULES = ("own", "paper", "d23")
+SUBSET_METHODS = [SLA_ALL_METHOD, VOTES_METHOD]
 # Table 2's cells again with the transductive bound as printed (sums over all rows) and CBIL
 # with beta beside the committed criteria; run only when asked for with --methods
 TB_PRINTED_METHOD = "criteria-tb-printed"

@@ -19,15 +19,21 @@ from weakfs.experiments.sewil._paper import PAPER_T2, PAPER_T34
 from weakfs.experiments.sewil._protocol import (
     CRITERIA_ORDER,
     EXTRA_METHODS,
+    SLA_ALL_METHOD,
     SPLITS,
     T3_METHODS,
     T4_METHODS,
 )
+from weakfs.experiments.sewil._subset_report import subset_section
 
 __all__ = ["write_report"]
 
 MISSING = {"Gisette": "GISETTE is not staged (no copy under the size limit)"}
-EXTRA_LABELS = {"fsga_lenmut": "FSGA + length mutation", "fsga_best": "FSGA, best candidate"}
+EXTRA_LABELS = {
+    "fsga_lenmut": "FSGA + length mutation",
+    "fsga_best": "FSGA, best candidate",
+    SLA_ALL_METHOD: "SLA, all features",
+}
 # what is known to make a dataset differ from the paper (data, not method)
 VERDICT_REASONS = {
     "Fashion": "Known difference: only 1,000 Fashion-MNIST rows are staged (split 99 / 801 / 100).",
@@ -186,6 +192,10 @@ def _table2(table: pd.DataFrame) -> str:
         for i, name in enumerate(["gt", *CRITERIA_ORDER]):
             row[f"{name.upper()} ours"] = _ms(s[f"{name}_acc_u"].dropna())
             row[f"{name.upper()} paper"] = paper[i]
+        every = table[(table["method"] == SLA_ALL_METHOD) & (table["dataset"] == ds)]
+        if (table["method"] == SLA_ALL_METHOD).any():  # no selection, on the same splits
+            same = every[every["seed"].isin(set(s["seed"]))]["acc_u"].dropna()
+            row["all features (sla-all)"] = _ms(same) if len(same) else "not run"
         rows.append(row)
     entries = [
         (ds, name.upper(), sub.loc[sub["dataset"] == ds, f"{name}_acc_u"].dropna(), PAPER_T2[ds][i])
@@ -263,6 +273,8 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     missing = [c for c in ("acc_u", "acc_t", "n_features") if c not in table]
     table = table.assign(**dict.fromkeys(missing, np.nan))
     runs = table.groupby(["dataset", "method"]).size().reset_index(name="splits")
+    # self-learning on every feature joins Tables 3 and 4 (and 2) where it was run
+    every = [SLA_ALL_METHOD] if SLA_ALL_METHOD in set(table["method"]) else []
     timing = _timing(table) if "select_seconds" in table else pd.DataFrame()
     parts = [
         "Protocol: paper §4 and Table 1 split sizes (labeled / unlabeled / test, stratified), "
@@ -280,19 +292,27 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "### Table 4 — comparison with the state of the art (SEW-IL = FSGA + CBIL)\n\n"
         + _table34(
             table.replace({"method": {"fsga": "sewil"}}),
-            T4_METHODS,
-            {"sewil": "SEW-IL", "rlsr": "RLSR", "sfs": "SFS", "ssls": "SSLS", "cotfss": "CoT-FSS"},
+            T4_METHODS + every,
+            {
+                "sewil": "SEW-IL",
+                "rlsr": "RLSR",
+                "sfs": "SFS",
+                "ssls": "SSLS",
+                "cotfss": "CoT-FSS",
+                **EXTRA_LABELS,
+            },
         )
         + _sewil_gap(table),
         "### Table 3 — search strategies of the wrapper (criterion CBIL)\n\n"
         + _table34(
             table,
-            T3_METHODS + [m for m in EXTRA_METHODS if m in set(table["method"])],
+            T3_METHODS + [m for m in EXTRA_METHODS if m in set(table["method"])] + every,
             {"fss": "FSS", "cga": "CGA", "fsga": "FSGA", **EXTRA_LABELS},
         ),
         "### Table 2 — selection criteria at the FSGA initialisation (ACC-U)\n\n" + _table2(table),
     ]
-    parts += [part for part in (arms_section(table), tb_printed_section(table)) if part]
+    sections = (subset_section(table), arms_section(table), tb_printed_section(table))
+    parts += [part for part in sections if part]
     fig = _history_figure(table, ctx)
     if fig:
         parts.append(f"### FSGA / CGA search history\n\n![history]({fig})\n")

@@ -1,0 +1,163 @@
+"""The SEW-IL report's section on where the selected subset loses: self-learning on every
+feature (``sla-all``) against SEW-IL's subset, its arms and the top-m features by the final
+population's votes, on the same splits.  Reads finished cells only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from weakfs.experiments._report import markdown_table, mean_sd, paper_verdict
+from weakfs.experiments.sewil._paper import PAPER_T34
+from weakfs.experiments.sewil._protocol import (
+    ARM_METHODS,
+    SLA_ALL_METHOD,
+    SPLITS,
+    TOP_M_RULES,
+    VOTES_METHOD,
+)
+
+__all__ = ["subset_rows", "subset_section", "subset_summary", "top_m_frame"]
+
+#: the top-m rows of the fsga-votes cells, as methods of their own
+TOP_M_METHODS = {rule: f"fsga-top-{rule}" for rule in TOP_M_RULES}
+TOP_M_MEANING = {
+    "own": "FSGA's own count",
+    "paper": "the count the paper reports for SEW-IL",
+    "d23": "ceil(d^(2/3))",
+}
+
+
+def top_m_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The ``fsga-votes`` cells as one row per (cell, top-m rule): method ``fsga-top-<rule>``,
+    with ``acc_u``, ``acc_t`` and ``n_features`` of self-learning on those features."""
+    cells = table[table["method"] == VOTES_METHOD]
+    frames = []
+    for rule, method in TOP_M_METHODS.items():
+        names = {f"top_{rule}_acc_u": "acc_u", f"top_{rule}_m": "n_features"}
+        if cells.empty or not set(names) <= set(cells):
+            continue
+        names[f"top_{rule}_acc_t"] = "acc_t"
+        cols = [c for c in names if c in cells]
+        part = cells[["dataset", "seed", *cols]].dropna(subset=[cols[0]]).rename(columns=names)
+        frames.append(part.assign(method=method))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _variants(table: pd.DataFrame) -> pd.DataFrame:
+    """Every subset compared with self-learning on all features: SEW-IL's (``fsga``), the
+    arms' and the top-m rows."""
+    shown = ["fsga", *ARM_METHODS, "fsga_lenmut"]
+    own = table.loc[table["method"].isin(shown), ["dataset", "seed", "method", "acc_u"]]
+    own = own.assign(n_features=table.loc[own.index, "n_features"])
+    return pd.concat([own, top_m_frame(table)], ignore_index=True)
+
+
+def subset_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per dataset x subset: ACC-U (mean ± sd) on the splits it shares with
+    ``sla-all``, d', ``sla-all``'s ACC-U on those splits, the mean paired difference and on
+    how many of the splits the subset is at least as accurate."""
+    every = table[table["method"] == SLA_ALL_METHOD].set_index(["dataset", "seed"])["acc_u"]
+    variants = _variants(table)
+    order = ["fsga", *ARM_METHODS, "fsga_lenmut", *TOP_M_METHODS.values()]
+    rows = []
+    for ds in [d for d in SPLITS if d in set(every.index.get_level_values(0))]:
+        for method in order:
+            cells = variants[(variants["dataset"] == ds) & (variants["method"] == method)]
+            cells = cells.set_index(["dataset", "seed"])
+            shared = cells.index.intersection(every.index)
+            if len(shared) == 0:
+                continue
+            mine = cells.loc[shared, "acc_u"].to_numpy(dtype=float)
+            base = every.loc[shared].to_numpy(dtype=float)
+            rows.append(
+                {
+                    "dataset": ds,
+                    "subset": "SEW-IL (fsga)" if method == "fsga" else method,
+                    "splits": len(shared),
+                    "ACC-U": mean_sd(mine, digits=3),
+                    "d'": round(float(cells.loc[shared, "n_features"].mean()), 1),
+                    "sla-all ACC-U": mean_sd(base, digits=3),
+                    "Δ vs sla-all": round(float(np.mean(mine - base)), 3),
+                    "splits ≥ sla-all": f"{int(np.sum(mine >= base - 1e-12))} of {len(shared)}",
+                    "_method": method,
+                    "_at_least": bool(np.mean(mine) >= np.mean(base) - 1e-12),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def subset_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per subset: datasets compared, datasets where its mean ACC-U is at least ``sla-all``'s
+    on the same splits, and the mean of the per-dataset differences."""
+    if rows.empty:
+        return pd.DataFrame()
+    out = []
+    for _, r in rows.groupby("_method", sort=False):
+        out.append(
+            {
+                "subset": r["subset"].iloc[0],
+                "datasets": len(r),
+                "≥ sla-all": int(r["_at_least"].sum()),
+                "mean Δ": round(float(r["Δ vs sla-all"].mean()), 3),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _sla_all_vs_paper(table: pd.DataFrame) -> pd.DataFrame:
+    """``sla-all`` per dataset against the paper's SEW-IL (its ACC-U and ACC-T) and SEW-IL's
+    own cells on the same splits."""
+    every = table[table["method"] == SLA_ALL_METHOD]
+    fsga = table[table["method"] == "fsga"].set_index(["dataset", "seed"])["acc_u"]
+    rows = []
+    for ds in [d for d in SPLITS if d in set(every["dataset"])]:
+        cells = every[every["dataset"] == ds]
+        paper = PAPER_T34["fsga"].get(ds, ("NA", "NA", "NA"))
+        keys = pd.MultiIndex.from_arrays([cells["dataset"], cells["seed"]])
+        shared = keys.intersection(fsga.index)
+        rows.append(
+            {
+                "dataset": ds,
+                "splits": len(cells),
+                "sla-all ACC-U": mean_sd(cells["acc_u"], digits=3),
+                "sla-all ACC-T": mean_sd(cells["acc_t"], digits=3),
+                "paper SEW-IL ACC-U": paper[0],
+                "sla-all vs paper SEW-IL": paper_verdict(cells["acc_u"], paper[0]),
+                "our SEW-IL, same splits": (
+                    mean_sd(fsga.loc[shared], digits=3) if len(shared) else "–"
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def subset_section(table: pd.DataFrame) -> str:
+    """The markdown section on the selected subset ("" without ``sla-all`` cells)."""
+    if "method" not in table or SLA_ALL_METHOD not in set(table["method"]):
+        return ""
+    paper = _sla_all_vs_paper(table)
+    rows = subset_rows(table)
+    summary = subset_summary(rows)
+    reach = paper["sla-all vs paper SEW-IL"].isin(("within", "above"))
+    parts = [
+        "### Where the selected subset loses: self-learning on all features\n\n"
+        "`sla-all`: no selection; the same splits, self-learning (200 trees) and scoring as every "
+        "selector. It says whether selecting helps at all: the paper's SEW-IL is compared with "
+        f"it below. `sla-all` reaches the paper's SEW-IL ACC-U (within its sd or above) on "
+        f"{int(reach.sum())} of {len(paper)} datasets.\n\n" + markdown_table(paper) + "\n"
+    ]
+    if not rows.empty:
+        meaning = "; ".join(f"`{TOP_M_METHODS[r]}`: m = {TOP_M_MEANING[r]}" for r in TOP_M_METHODS)
+        parts.append(
+            "Every subset against `sla-all` on the splits both ran: SEW-IL's own, the FSGA arms' "
+            "(see the arms section) and the top-m features by the final population's votes "
+            f"(cells `{VOTES_METHOD}`: SEW-IL's FSGA as in the `fsga` cells, its votes recorded; "
+            f"{meaning}; the features FSGA removed as irrelevant excluded, ties by column "
+            "order).\n\n"
+            + markdown_table(rows.drop(columns=["_method", "_at_least"]))
+            + "\n\n"
+            + markdown_table(summary)
+            + "\n"
+        )
+    return "\n".join(parts)
