@@ -307,6 +307,8 @@ def test_every_readme_reproduce_line_works_on_a_tiny_experiment(args, tmp_path, 
         ([0.80, 0.81], ".757±.026", "above"),
         ([0.90, 0.80], ".757", "above"),  # no paper sd: ours (0.071) decides
         ([0.80, 0.70], ".757", "within"),
+        ([0.80], ".757", "above"),  # one run, no paper sd: never within by an sd of 0
+        ([0.757], ".757", "within"),  # ... unless it is the paper's value
         ([1.0], "1.0±.00", "within"),
         ([0.72, 0.84], ".81±.03", "within"),  # exactly the sd away, though 0.81 - 0.78 > 0.03
         ([0.80], ".78±.02", "within"),

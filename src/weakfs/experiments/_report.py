@@ -52,23 +52,29 @@ def ours_paper_grid(
     labels: dict | None = None,
     *,
     digits: int = 3,
+    runs: bool = False,
 ) -> pd.DataFrame:
     """The grid "ours (mean ± sd over the runs) / paper" of one value.
 
     ``rows`` and ``columns`` name a column of ``table`` and its entries in report order (those
     absent from the table are left out); ``paper(row, column)`` gives the paper's printed value,
-    ``labels`` the row names shown.  A pair without runs shows ``–`` for ours.
+    ``labels`` the row names shown.  A pair without runs shows ``–`` for ours.  ``runs``: each
+    of ours followed by its number of runs in brackets (where pairs differ in it).
     """
     row, row_order = rows
     column, column_order = columns
     ours = summarize(table, [row, column], [value], digits=digits)
+    counts = table.groupby([row, column])[value].count()
     present = [c for c in column_order if c in set(table[column])]
     grid = []
     for r in [r for r in row_order if r in set(table[row])]:
         cells = [(labels or {}).get(r, r)]
         for c in present:
             hit = ours[(ours[row] == r) & (ours[column] == c)][value]
-            cells.append(f"{hit.iloc[0] if len(hit) else '–'} / {paper(r, c)}")
+            shown = hit.iloc[0] if len(hit) else "–"
+            if runs and len(hit):
+                shown += f" ({counts.get((r, c), 0)})"
+            cells.append(f"{shown} / {paper(r, c)}")
         grid.append(cells)
     return pd.DataFrame(grid, columns=[row, *present])
 

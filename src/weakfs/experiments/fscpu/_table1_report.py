@@ -48,12 +48,20 @@ def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
     lines = [
         "Artificial data of the paper's §5.2.1 (`weakfs.datasets.make_fscpu_synthetic`), min-max",
         "scaled, 25 of 50 features selected, FSR = selected relevant / 25.  Each cell: ours",
-        "(mean ± sd over the runs) / paper.  Conditions `ca-RATE-NEG-POS` (cluster assumption,",
+        "(mean ± sd over the runs, their number in brackets) / paper (5 runs).  Conditions",
+        "`ca-RATE-NEG-POS` (cluster assumption,",
         "labeled rate %, negative and positive clusters) and `noca-RATE` (positives = outliers).",
         "",
     ]
     grid = ours_paper_grid(
-        table, ("method", METHODS_T1), ("condition", names), "fsr", _paper_t1, LABEL, digits=2
+        table,
+        ("method", METHODS_T1),
+        ("condition", names),
+        "fsr",
+        _paper_t1,
+        LABEL,
+        digits=2,
+        runs=True,
     )
     lines.append(markdown_table(grid))
     entries = [(c, LABEL[m], _fsr(table, m, c), _paper_t1(m, c)) for c in conds for m in METHODS_T1]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs.experiments._registry import ReportContext
-from weakfs.experiments._report import markdown_table, mean_sd
+from weakfs.experiments._report import markdown_table, mean_sd, paper_mean
 from weakfs.experiments.pu_extra_trees._paper import PAPER
 from weakfs.experiments.pu_extra_trees._protocol import (
     ABLATION_DATASETS,
@@ -77,7 +77,8 @@ def _table(table: pd.DataFrame, methods, metric: str, col: int) -> str:
             sub = t[(t["dataset"] == d) & (t["method"] == m)]
             row[f"{m} ours"] = _ms(sub[metric]) if len(sub) else "–"
             paper = PAPER.get((d, m))
-            row[f"{m} paper"] = paper[col] if paper else "n/a"
+            # the paper's "mean (sd)", as it prints them and as our cells are shown
+            row[f"{m} paper"] = paper[col].replace(" ± ", " (") + ")" if paper else "n/a"
         rows.append(row)
     return markdown_table(pd.DataFrame(rows))
 
@@ -124,7 +125,7 @@ def _baselines_reading(t: pd.DataFrame) -> str:
                 continue
             name = f"{m} on {d}"
             ours_neg = bool(f1.mean() < NEGATIVE_F1)
-            paper_neg = float(PAPER[(d, m)][1]) < NEGATIVE_F1
+            paper_neg = paper_mean(PAPER[(d, m)][1]) < NEGATIVE_F1
             ours += [name] if ours_neg else []
             paper += [name] if paper_neg else []
             if ours_neg != paper_neg:
@@ -245,7 +246,7 @@ def _ablation_rows(t: pd.DataFrame, dataset: str) -> tuple[list[dict], list[tupl
             continue
         parts = m.split("-")
         base = parts[0]
-        paper_acc, paper_f1 = (float(v) for v in PAPER[(dataset, base)])
+        paper_acc, paper_f1 = (paper_mean(v) for v in PAPER[(dataset, base)])
         d_acc, d_f1 = sub["accuracy"].mean() - paper_acc, sub["f1"].mean() - paper_f1
         trees = "100" if base == "NaivePUET" else parts[3]
         bag = "–" if base == "NaivePUET" else f"size of {parts[2][3:]}"  # no "|" in a table

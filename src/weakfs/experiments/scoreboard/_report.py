@@ -109,7 +109,10 @@ def write_report(board: pd.DataFrame, ctx: ReportContext) -> str:
         "**Verdict**, from each row's own columns: *within* when |ours_mean − paper_mean| ≤ "
         "paper_sd; where paper_sd is empty (the paper prints no sd, or weakfs does not record "
         "it), the rule of the reports' verdict lines uses our own sd over the runs instead (0 "
-        "with one run); else *above* or *below*.  *not run*: no finished cell, with the reason "
+        "with one run: such a row is *within* only where our value equals the paper's); else "
+        "*above* or *below*.  Rows are means over different numbers of runs (FSCPU's Table 3 "
+        "over 10, 3 or 1 splits): the column runs (ours / paper) gives each row's.  *not "
+        "run*: no finished cell, with the reason "
         "(data not staged; method not described anywhere we could read; not run yet).  *no "
         "paper value*: the paper prints no usable number there.  ours_sd is the sd over our "
         "runs (ddof 1).",
@@ -135,9 +138,9 @@ def write_report(board: pd.DataFrame, ctx: ReportContext) -> str:
         "every cut-off, where the paper excepts 'very small thresholds'.",
         "- **PU Extra Trees** (Wilton et al., NeurIPS 2022): Tables 2-5, accuracy and F1 in %, "
         "on the three of its seven datasets that are staged (MNIST and UNSW-NB15 are not the "
-        "paper's splits: see its report).  The paper prints an sd beside each mean, but the "
-        "experiment's record of its numbers holds the means only, so paper_sd is empty and the "
-        "rule uses our sd.",
+        "paper's splits: see its report); the paper's means and sds as printed (over its 5 "
+        "replications).  Mushroom's uPU-quadratic accuracy is printed 0.607 (0.48) and read so, "
+        "though beside its F1 of 39.02 it is likely 60.7 with a misplaced decimal point.",
         "- **SEW-IL** (Feofanov, Devijver & Amini, arXiv:1911.04841, 2019): ACC-U of Tables 2, "
         "3 and 4; entries the paper prints as NA are not rows.  10 splits (the paper: 20) for "
         "most methods; ours_runs gives each row's.",
