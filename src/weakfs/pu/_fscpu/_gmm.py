@@ -15,13 +15,14 @@ final E-step), written for speed.  Two implementations of the same EM iteration:
   On Spambase (29 columns, about 6 nonzeros per row) a row costs about 30 products per
   component instead of ``d^2 = 841``;
 * **dense** (:class:`_DenseEM`; one numba pass per EM iteration over blocks of rows that stay
-  in cache, BLAS called from numba, no GIL; all iterations in one numba call): the E-step of all ``K`` components is one matrix
-  product ``[P_1 ... P_K]^T [x, 1]`` with the stacked Cholesky factors of the precisions, the
-  M-step one product for all ``K`` second moments about the current means (or, where most
-  responsibilities are negligible, one product per component over its rows that count).  By
-  default (``precision="mixed"``) the E-step product runs in float32, and the M-step product
-  too while the covariances are well conditioned; everything else (Cholesky factors,
-  log-densities, log-likelihood sums, responsibilities, accumulation across blocks) in float64.
+  in cache, BLAS called from numba, no GIL; all iterations in one numba call): the E-step of
+  all ``K`` components is one matrix product ``[P_1 ... P_K]^T [x, 1]`` with the stacked
+  Cholesky factors of the precisions, the M-step one product for all ``K`` second moments
+  about the current means (or, where most responsibilities are negligible, one product per
+  component over its rows that count).  By default (``precision="mixed"``) the E-step product
+  runs in float32, and the M-step product too while the covariances are well conditioned;
+  everything else (Cholesky factors, log-densities, log-likelihood sums, responsibilities,
+  accumulation across blocks) in float64.
 
 Both give the same parameters up to rounding (tested against each other and against
 scikit-learn from the same start; the mixed-precision dense fits within 1e-6 of the float64 ones
