@@ -18,6 +18,7 @@ SOURCES = {
             *["fsga", "rlsr", "sfs", "ssls", "cotfss", "fss", "cga", "criteria", "fsga_best"],
             *["criteria-tb-printed", "fsga-cbil", "fsga-cbil-beta", "fsga-cb", "fsga-oob"],
             "fsga-lenmut-bounded",
+            "sla-all",
         ],
         options={"runs_by_method": "fsga_best:5"},
     ),
