@@ -117,3 +117,31 @@ def test_no_module_but_the_owner_estimates_the_prior_for_auto():
                 if name.endswith(("estimate_class_prior", "_estimate_many")):
                     callers.append(f"{rel}:{node.lineno}")
     assert callers == []
+
+
+def test_screen_estimates_on_the_screened_columns_of_a_wide_table(monkeypatch):
+    import weakfs.pu._prior_resolution as resolution
+    from weakfs._screen import screen_columns
+
+    seen = []
+
+    def estimate(X, s, **settings):  # records what the estimator reads (no fit: fast)
+        seen.append(np.asarray(X).copy())
+        return 0.45
+
+    monkeypatch.setattr(resolution, "_estimate_class_prior", estimate)
+    rng = np.random.RandomState(0)
+    y = (rng.uniform(size=1000) < 0.4).astype(int)
+    X = rng.normal(size=(1000, resolution.PRIOR_SCREEN_COLUMNS + 4))
+    X[:, :3] += 2.0 * y[:, None]
+    s = y * (rng.uniform(size=1000) < 0.5)
+    screened = resolution.resolve_class_prior(X, s, "auto", screen=True, random_state=0)
+    cols = screen_columns(X, s, resolution.PRIOR_SCREEN_COLUMNS)
+    assert cols.size == resolution.PRIOR_SCREEN_COLUMNS and {0, 1, 2} <= set(cols.tolist())
+    np.testing.assert_array_equal(seen[-1], X[:, cols])
+    assert screened.value == 0.45 and "500 columns" in screened.how
+    # without screen, or under 1,000 rows (a logistic regression estimates, cheaply): every column
+    resolution.resolve_class_prior(X, s, "auto", random_state=0)
+    assert seen[-1].shape == X.shape
+    resolution.resolve_class_prior(X[:999], s[:999], "auto", screen=True, random_state=0)
+    assert seen[-1].shape == (999, X.shape[1])

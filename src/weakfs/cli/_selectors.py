@@ -188,6 +188,7 @@ def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: boo
             labels,
             unlabeled=params.get("unlabeled", "all"),
             interval=True,
+            screen=True,  # as compare does, so the board's prior and this one agree
             random_state=params.get("random_state"),
         )
     model.set_params(prior=resolved.value)

@@ -14,6 +14,7 @@ from sklearn.utils import _safe_indexing
 
 from weakfs._estimator_scores import binary_roc_auc, positive_scores
 from weakfs._scores import feature_order
+from weakfs._screen import screen_columns
 from weakfs.compare._board import ALL_FEATURES, RANDOM
 from weakfs.compare._methods import METHODS, settings_at
 from weakfs.metrics import pu_roc_auc_score
@@ -94,25 +95,6 @@ def method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, dead
 #: tables with more columns are screened, on each fold's training rows, to this many columns
 #: before a selector runs (the references use every column)
 SCREEN_COLUMNS = 2000
-
-
-def screen_columns(X, y, n_keep: int) -> np.ndarray:
-    """The ``n_keep`` columns (sorted indices) whose values differ most between the labeled
-    positives and the other rows (PU), or between the labeled classes (semi-supervised), by a
-    standardised mean difference (largest over the classes); ties kept in column order.  A
-    univariate screen: it keeps columns that matter alone and may drop those that matter only
-    together."""
-    X = np.asarray(X, dtype=float)
-    classes = [c for c in np.unique(y) if c != -1] if np.any(y == -1) else [1]
-    sd = X.std(axis=0) + 1e-12
-    score = np.zeros(X.shape[1])
-    for c in classes:
-        inside = y == c
-        other = (y != c) & ((y != -1) if np.any(y == -1) else True)
-        if inside.any() and other.any():
-            gap = np.abs(X[inside].mean(axis=0) - X[other].mean(axis=0)) / sd
-            score = np.maximum(score, gap)
-    return np.sort(np.argsort(-score, kind="stable")[:n_keep])
 
 
 def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):

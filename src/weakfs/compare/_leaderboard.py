@@ -282,7 +282,7 @@ def compare_selectors(
         from weakfs.pu import resolve_class_prior
 
         resolved = resolve_class_prior(
-            X, y, prior, interval=prior_interval, random_state=random_state
+            X, y, prior, interval=prior_interval, screen=True, random_state=random_state
         )
         notes.append(f"class prior used: {resolved.value:.4g} ({resolved.how})")
     splits = _folds(X, y, kind, cv, repeats, random_state)

@@ -22,9 +22,13 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from weakfs._labels import check_pu_labels
+from weakfs._screen import screen_columns
 from weakfs.pu._prior import (
     MIN_ROWS_FOR_INTERVAL,
+    SMALL_TABLE_ROWS,
     WidePriorIntervalWarning,
     _estimate_class_prior,
 )
@@ -35,6 +39,10 @@ __all__ = ["ResolvedPrior", "resolve_class_prior", "selection_at_interval_ends"]
 DEFAULT_PRIOR_METHOD = "bbe"
 #: how far above the labeled share an estimate that fell onto it is raised
 LABELED_SHARE_MARGIN = 0.01
+#: with ``screen=True``, a table of at least ``SMALL_TABLE_ROWS`` rows (where the estimator is
+#: boosted trees, whose cost grows with rows x columns) and more columns than this is screened
+#: to this many before the estimate
+PRIOR_SCREEN_COLUMNS = 500
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,7 @@ def resolve_class_prior(
     *,
     unlabeled: str = "all",
     interval: bool = False,
+    screen: bool = False,
     random_state=None,
 ) -> ResolvedPrior:
     """The class prior a PU method uses: ``prior`` itself, or the estimate for ``"auto"``.
@@ -126,6 +135,15 @@ def resolve_class_prior(
     interval : bool, default=False
         Also the 90 % bootstrap interval; with fewer than 10 labeled or unlabeled rows the
         point estimate alone and a clause saying why (``no_interval``).
+    screen : bool, default=False
+        On a table of at least 1,000 rows and more than ``PRIOR_SCREEN_COLUMNS`` (500)
+        columns, estimate on the 500 columns whose means differ most between the labeled and
+        the unlabeled rows (the comparison's univariate screen).  The estimator there is
+        boosted trees, whose cost grows with rows x columns: on BASEHOCK (1,993 x 4,862, 30 %
+        of the positives labeled) 7 s instead of 100 s, estimate 0.489 instead of 0.542 (true
+        0.499); on PCMAC (1,943 x 3,289) 0.451 instead of 0.563 (true 0.505).  What
+        ``weakfs compare`` and ``weakfs select`` use; the estimators' own ``"auto"`` reads
+        every column.
     random_state : int, RandomState or None
         Seed of the estimate (the point estimate is the same with or without the interval).
 
@@ -139,6 +157,14 @@ def resolve_class_prior(
     n_labeled = int(s.sum())
     fewest = min(n_labeled, s.shape[0] - n_labeled)
     how = f"estimated by estimate_class_prior, method {DEFAULT_PRIOR_METHOD!r}"
+    if screen:
+        dense = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
+        if dense.shape[0] >= SMALL_TABLE_ROWS and dense.shape[1] > PRIOR_SCREEN_COLUMNS:
+            X = dense[:, screen_columns(dense, s, PRIOR_SCREEN_COLUMNS)]
+            how += (
+                f" on the {PRIOR_SCREEN_COLUMNS} columns that differ most between labeled "
+                "and unlabeled rows"
+            )
     settings = {
         "method": DEFAULT_PRIOR_METHOD,
         "unlabeled": unlabeled,
