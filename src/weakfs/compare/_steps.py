@@ -116,6 +116,10 @@ def _probe_columns(plan: Plan) -> np.ndarray:
     return np.sort(rng.choice(plan.n_features, size=size, replace=False))
 
 
+#: the share of the time left that the rankers' probes may take
+PROBE_SHARE = 0.25
+
+
 def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple[list[str], int]:
     """Fit the references and rankers to the budget before running them: one probe each on the
     first fold's training rows (the downstream model on every column; each ranker's fit) gives
@@ -139,8 +143,11 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
     labeled = tr[plan.y[tr] != plan.y[tr].min()][:15]
     warm_train = np.concatenate([labeled, tr[plan.y[tr] == plan.y[tr].min()][:30]])
     cost_of = {}
+    # the probes themselves get at most a quarter of the time left (a cold numba cache or a busy
+    # machine can make them slow): the references must still run on every kept fold
+    probes_end = time.time() + PROBE_SHARE * (plan.deadline - time.time())
     for m in rankers:
-        if time.time() > plan.deadline:
+        if time.time() > probes_end:
             break
         # a first fit on a few rows and columns compiles what a method compiles (numba), so
         # that the timed probe measures the work only
