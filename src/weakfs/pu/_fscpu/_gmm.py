@@ -15,14 +15,13 @@ final E-step), written for speed.  Two implementations of the same EM iteration:
   On Spambase (29 columns, about 6 nonzeros per row) a row costs about 30 products per
   component instead of ``d^2 = 841``;
 * **dense** (:class:`_DenseEM`; one numba pass per EM iteration over blocks of rows that stay
-  in cache, BLAS called from numba, no GIL; all iterations in one numba call): the E-step of
-  all ``K`` components is one matrix product ``[P_1 ... P_K]^T [x, 1]`` with the stacked
-  Cholesky factors of the precisions, the M-step one product for all ``K`` second moments
-  about the current means (or, where most responsibilities are negligible, one product per
-  component over its rows that count).  By default (``precision="mixed"``) the E-step product
-  runs in float32, and the M-step product too while the covariances are well conditioned;
-  everything else (Cholesky factors, log-densities, log-likelihood sums, responsibilities,
-  accumulation across blocks) in float64.
+  in cache, BLAS called from numba, no GIL): the E-step of all ``K`` components is one matrix
+  product ``[P_1 ... P_K]^T [x, 1]`` with the stacked Cholesky factors of the precisions, the
+  M-step one product for all ``K`` second moments about the current means (or, where most
+  responsibilities are negligible, one product per component over its rows that count).  By
+  default (``precision="mixed"``) the E-step product runs in float32, and the M-step product
+  too while the covariances are well conditioned; everything else (Cholesky factors,
+  log-densities, log-likelihood sums, responsibilities, accumulation across blocks) in float64.
 
 Both give the same parameters up to rounding (tested against each other and against
 scikit-learn from the same start; the mixed-precision dense fits within 1e-6 of the float64 ones
@@ -53,9 +52,7 @@ from sklearn.utils import check_random_state
 
 from weakfs.pu._fscpu._gmm_dense_kernels import (
     blas_gemm,
-    dense_em_loop,
     dense_em_pass,
-    dense_m_step,
     estep_from_sq,
 )
 from weakfs.pu._fscpu._gmm_kernels import (
@@ -282,35 +279,18 @@ class _DenseEM(_EMLoop):
         )
 
     def m_step(self):
-        """Parameters from the statistics of the last pass (about the centers ``c_k``):
-        ``sum_i r_ik (x_i - c_k)(x_i - c_k)^T = W^T X - s1_k c_k^T`` (:func:`dense_m_step`)."""
+        """Parameters from the statistics of the last pass (about the centers ``c_k``)."""
         K, d = self.K, self.d
-        weights, means, cov = np.empty(K), np.empty((K, d)), np.empty((K, d, d))
-        dense_m_step(
-            self.acc, self.nk, self.centers, self.n, self.reg_covar, _EPS10, weights, means, cov
-        )
-        return weights, means, cov
-
-    def run(self, resp, tol, max_iter):
-        """The EM of :meth:`_EMLoop.run`, its iterations in one numba call
-        (:func:`dense_em_loop`: no Python between two passes, which on small tables cost more
-        than the passes themselves)."""
-        self._start(np.ascontiguousarray(resp, dtype=np.float64))
-        weights, means, cov = self.m_step()
-        resp = np.empty((self.n, self.K))
-        gemm64, X1_64, wbuf64 = self.m_parts[np.float64]
-        # without float32 moments (precision="float64") the float32 operands are never read
-        gemm32, X1_32, wbuf32 = self.m_parts.get(np.float32, self.m_parts[np.float64])
-        float32_cond = FLOAT32_MOMENTS_COND if np.float32 in self.m_parts else -1.0
-        status, log_lik, n_iter, converged = dense_em_loop(
-            self.e_gemm, gemm32, gemm64, self.X1t, X1_32, X1_64, self.Xt, self.stack_t,
-            self.const, self.cond, self.centers, resp, self.zbuf, wbuf32, wbuf64, self.acc,
-            self.nk, weights, means, cov, self.n, self.reg_covar, _EPS10, tol, max_iter,
-            float32_cond,
-        )  # fmt: skip
-        if status:
-            raise np.linalg.LinAlgError(_SINGULAR)
-        return resp, float(log_lik), int(n_iter), bool(converged), weights, means, cov
+        nk = self.nk + _EPS10
+        s1 = self.acc[:, d].reshape(K, d)  # sum_i r_ik (x_i - c_k)
+        shift = s1 / nk[:, None]  # mean minus center
+        # sum_i r_ik (x_i - c_k)(x_i - c_k)^T = W^T X - s1_k c_k^T
+        cov = self.acc[:, :d].reshape(K, d, d) - s1[:, :, None] * self.centers[:, None, :]
+        cov /= nk[:, None, None]
+        cov -= shift[:, :, None] * shift[:, None, :]
+        cov = 0.5 * (cov + cov.transpose(0, 2, 1))
+        cov[:, np.arange(d), np.arange(d)] += self.reg_covar
+        return nk / self.n, self.centers + shift, cov
 
     def _start(self, resp):
         # centers for the statistics of resp_init: their means

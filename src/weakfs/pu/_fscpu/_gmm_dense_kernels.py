@@ -10,8 +10,6 @@ import numpy as np
 from numba import njit
 from numba.extending import get_cython_function_address
 
-from weakfs.pu._fscpu._gmm_kernels import dense_terms
-
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
@@ -298,83 +296,3 @@ def estep_from_sq(sq, log_det, log_weights, n_features, resp_out, log_norm_out):
             if lp > mx:
                 mx = lp
         _softmax_row(resp_out, log_norm_out, i, mx)
-
-
-@njit(cache=True, nogil=True)
-def dense_m_step(acc, nk_raw, centers, n, reg_covar, eps, weights_out, means_out, cov_out):
-    """Parameters from the statistics of :func:`dense_em_pass` (moments about ``centers``).
-
-    ``nk = nk_raw + eps``, ``w = nk / n``, ``shift = s1 / nk`` (``s1`` the first moments about
-    the centers), ``mu = c + shift``, ``cov = (S - s1 c^T) / nk - shift shift^T``, symmetrised,
-    plus ``reg_covar`` on the diagonal: the same operations, in the same order, as the NumPy
-    expression they replace (so the same bits).
-    """
-    K, d = centers.shape
-    tmp = np.empty((d, d))
-    for k in range(K):
-        nk = nk_raw[k] + eps
-        weights_out[k] = nk / n
-        base = k * d
-        for a in range(d):
-            s1a = acc[base + a, d]
-            shift_a = s1a / nk
-            for b in range(d):
-                shift_b = acc[base + b, d] / nk
-                tmp[a, b] = (acc[base + a, b] - s1a * centers[k, b]) / nk - shift_a * shift_b
-        for a in range(d):
-            means_out[k, a] = centers[k, a] + acc[base + a, d] / nk
-            for b in range(d):
-                cov_out[k, a, b] = 0.5 * (tmp[a, b] + tmp[b, a])
-            cov_out[k, a, a] += reg_covar
-
-
-@njit(cache=True, nogil=True)
-def dense_em_loop(
-    e_gemm, m_gemm32, m_gemm64, X1t, X1_32, X1_64, Xt, stack_t, const, cond, centers, resp,
-    zbuf, wbuf32, wbuf64, acc, nk, weights, means, cov, n_rows, reg_covar, eps, tol, max_iter,
-    float32_cond,
-):  # fmt: skip
-    """The whole EM of :class:`weakfs.pu._fscpu._gmm._DenseEM` after its start, in one call.
-
-    From the parameters ``weights, means, cov`` of the initial statistics: per iteration the
-    E-step terms (:func:`dense_terms`; the means become the centers; the M-step product in
-    float32 while every condition number is at most ``float32_cond``, else float64), one pass
-    with statistics (:func:`dense_em_pass`), the M-step (:func:`dense_m_step`), until the mean
-    log-likelihood changes by less than ``tol`` or after ``max_iter`` iterations; then the
-    terms of the last parameters and a final E-step into ``resp``.  The parameters are updated
-    in place.  Returns ``(status, log_lik, n_iter, converged)``; ``status`` 0, or 1 when a
-    covariance is not positive definite.
-    """
-    lower = -np.inf
-    converged = False
-    n_iter = 0
-    for it in range(1, max_iter + 1):
-        n_iter = it
-        if not dense_terms(cov, means, weights, stack_t, const, cond):
-            return 1, 0.0, n_iter, False
-        centers[:] = means
-        if cond.max() <= float32_cond:
-            total = dense_em_pass(
-                e_gemm, m_gemm32, X1t, X1_32, Xt, stack_t, const, centers, True, True, resp,
-                zbuf, wbuf32, acc, nk,
-            )  # fmt: skip
-        else:
-            total = dense_em_pass(
-                e_gemm, m_gemm64, X1t, X1_64, Xt, stack_t, const, centers, True, True, resp,
-                zbuf, wbuf64, acc, nk,
-            )  # fmt: skip
-        new_lower = total / n_rows
-        dense_m_step(acc, nk, centers, n_rows, reg_covar, eps, weights, means, cov)
-        change = new_lower - lower
-        lower = new_lower
-        if abs(change) < tol:
-            converged = True
-            break
-    if not dense_terms(cov, means, weights, stack_t, const, cond):
-        return 1, 0.0, n_iter, converged
-    centers[:] = means
-    total = dense_em_pass(
-        e_gemm, m_gemm64, X1t, X1_64, Xt, stack_t, const, centers, True, False, resp, zbuf,
-        wbuf64, acc, nk,
-    )  # fmt: skip
-    return 0, total / n_rows, n_iter, converged
