@@ -157,14 +157,14 @@ def resolve_class_prior(
     n_labeled = int(s.sum())
     fewest = min(n_labeled, s.shape[0] - n_labeled)
     how = f"estimated by estimate_class_prior, method {DEFAULT_PRIOR_METHOD!r}"
-    if screen:
+    n_rows, n_columns = getattr(X, "shape", None) or np.shape(X)
+    if screen and n_rows >= SMALL_TABLE_ROWS and n_columns > PRIOR_SCREEN_COLUMNS:
         dense = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
-        if dense.shape[0] >= SMALL_TABLE_ROWS and dense.shape[1] > PRIOR_SCREEN_COLUMNS:
-            X = dense[:, screen_columns(dense, s, PRIOR_SCREEN_COLUMNS)]
-            how += (
-                f" on the {PRIOR_SCREEN_COLUMNS} columns that differ most between labeled "
-                "and unlabeled rows"
-            )
+        X = dense[:, screen_columns(dense, s, PRIOR_SCREEN_COLUMNS)]
+        how += (
+            f" on the {PRIOR_SCREEN_COLUMNS} columns that differ most between labeled "
+            "and unlabeled rows"
+        )
     settings = {
         "method": DEFAULT_PRIOR_METHOD,
         "unlabeled": unlabeled,

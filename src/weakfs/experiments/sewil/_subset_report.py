@@ -48,8 +48,9 @@ def _variants(table: pd.DataFrame) -> pd.DataFrame:
     """Every subset compared with self-learning on all features: SEW-IL's (``fsga``), the
     arms' and the top-m rows."""
     shown = ["fsga", *ARM_METHODS, "fsga_lenmut"]
-    own = table.loc[table["method"].isin(shown), ["dataset", "seed", "method", "acc_u"]]
-    own = own.assign(n_features=table.loc[own.index, "n_features"])
+    own = table.loc[
+        table["method"].isin(shown), ["dataset", "seed", "method", "acc_u", "n_features"]
+    ]
     return pd.concat([own, top_m_frame(table)], ignore_index=True)
 
 
