@@ -1,6 +1,8 @@
 import os
 from pathlib import Path
 
+import pytest
+
 # The staged datasets live in ../shared/data beside the checkout (locally and in CI).
 _SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 if "WEAKFS_DATA" not in os.environ and _SHARED.is_dir():
@@ -66,3 +68,31 @@ def pytest_runtest_setup(item):
                 f"dataset {', '.join(missing)} is not staged: copy it into $WEAKFS_DATA "
                 "(the data folder beside the checkout is found by itself)"
             )
+
+
+#: end-to-end command tests check what the prior's interval does to the output, not its
+#: resolution: there it is bootstrapped 20 times instead of the default 100 (tests of
+#: ``estimate_class_prior`` itself keep the default)
+QUICK_PRIOR_INTERVAL_MODULES = (
+    "test_cli.py",
+    "test_cli_no_silent_answers.py",
+    "test_cli_newcomer.py",
+    "test_compare.py",
+    "test_compare_board.py",
+)
+QUICK_PRIOR_BOOTSTRAP = 20
+
+
+@pytest.fixture(autouse=True)
+def quick_prior_interval(request, monkeypatch):
+    if request.node.path.name not in QUICK_PRIOR_INTERVAL_MODULES:
+        return
+    from functools import partial
+
+    from weakfs.pu import _prior_resolution
+
+    monkeypatch.setattr(
+        _prior_resolution,
+        "_estimate_class_prior",
+        partial(_prior_resolution._estimate_class_prior, n_bootstrap=QUICK_PRIOR_BOOTSTRAP),
+    )

@@ -119,3 +119,30 @@ def test_a_selector_that_fails_is_left_out_with_its_error(monkeypatch):
     assert any(n.startswith("mrmr left out: its fit failed on fold") for n in notes)
     assert any("LinAlgError: a mixture component" in n for n in notes if n.startswith("mrmr"))
     assert any(n.startswith("fscpu left out: its trial fit failed (LinAlgError") for n in notes)
+
+
+@pytest.mark.parametrize("cost_per_fold, runs", [(0.01, True), (1e6, False)])
+def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
+    monkeypatch, cost_per_fold, runs
+):
+    from weakfs.compare import _leaderboard
+
+    planned = _leaderboard.plan_budget
+
+    def plan_leaving_out_mrmr(plan, rankers, n_random, cv):
+        kept, draws = planned(plan, rankers, n_random, cv)
+        kept.remove("mrmr")
+        plan.deferred["mrmr"] = cost_per_fold
+        plan.notes.append("mrmr left out for the budget: about 1 s on 2 folds")
+        return kept, draws
+
+    monkeypatch.setattr(_leaderboard, "plan_budget", plan_leaving_out_mrmr)
+    X, s, _ = _pu()
+    notes = []
+    board = compare_selectors(
+        X, s, methods=["semi_jmi", "mrmr"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        budget=60,
+    )  # fmt: skip
+    assert ("mrmr" in set(board["method"])) == runs
+    assert any(n.startswith("mrmr left out for the budget") for n in notes) != runs
+    assert any(n.startswith("mrmr: run after the wrappers") for n in notes) == runs

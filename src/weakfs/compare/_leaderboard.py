@@ -35,6 +35,7 @@ from weakfs.compare._steps import (
     Plan,
     plan_budget,
     refit_candidates,
+    score_deferred_rankers,
     score_rankers,
     score_references,
     score_wrappers,
@@ -317,6 +318,7 @@ def compare_selectors(
     score_references(plan, draws, records)
     score_rankers(plan, planned, records)
     score_wrappers(plan, [m for m in chosen if m not in rankers], records)
+    score_deferred_rankers(plan, records)
     labeled_per_fold = min(
         int(np.sum(y[te] == 1)) if kind == "pu" else int(np.sum(y[te] != -1)) for _, te in splits
     )

@@ -29,6 +29,7 @@ __all__ = [
     "Plan",
     "plan_budget",
     "refit_candidates",
+    "score_deferred_rankers",
     "score_rankers",
     "score_references",
     "score_wrappers",
@@ -96,6 +97,9 @@ class Plan:
     fixed_settings: dict = field(default_factory=dict)
     #: the settings each method ran with (a wrapper's as the budget scaled them)
     settings_used: dict = field(default_factory=dict)
+    #: rankers the plan left out for the budget -> their estimated cost per fold (seconds);
+    #: tried again with the time the wrappers leave
+    deferred: dict = field(default_factory=dict)
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
@@ -214,6 +218,7 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
     while kept and cost() > allowed:
         dropped = max(kept, key=cost_of.get)
         kept.remove(dropped)
+        plan.deferred[dropped] = cost_of[dropped]
         plan.notes.append(
             f"{dropped} left out for the budget: about {folds * cost_of[dropped]:.0f} s on "
             f"{folds} folds (one fold's fit: {cost_of[dropped]:.1f} s)"
@@ -306,6 +311,27 @@ def score_rankers(plan: Plan, rankers: list[str], records: list) -> None:
     n = len(plan.splits)
     for i, m in enumerate(rankers):
         add_method_records(records, plan.notes, m, results[i * n : (i + 1) * n])
+
+
+#: the share of the whole budget kept back for the refits on all rows when the rankers left out
+#: by the plan are tried again
+_REFIT_SHARE = 0.1
+
+
+def score_deferred_rankers(plan: Plan, records: list) -> None:
+    """The rankers the plan left out for the budget, cheapest first, each run on every kept fold
+    when its estimated cost fits in the time the wrappers left (the plan keeps 40 % of the time
+    for wrappers, which may leave most of it when none can run)."""
+    if plan.deadline is None or not plan.deferred:
+        return
+    folds = len(plan.splits)
+    for m in sorted(plan.deferred, key=plan.deferred.get):
+        left = plan.deadline - time.time() - _REFIT_SHARE * (plan.deadline - plan.started)
+        if folds * plan.deferred[m] > _BUDGET_SHARE * left:
+            continue
+        plan.notes[:] = [n for n in plan.notes if not n.startswith(f"{m} left out for the budget")]
+        plan.notes.append(f"{m}: run after the wrappers, in the time they left")
+        score_rankers(plan, [m], records)
 
 
 def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:

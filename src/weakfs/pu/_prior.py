@@ -317,15 +317,18 @@ def estimate_class_prior(
     >>> 0 < pi_tice < 1
     True
 
-    On a small table (logistic scores, 10 folds), with its 90 % interval; a warning says when the
-    interval is wider than 0.2:
+    On a small table (logistic scores, 10 folds), with its 90 % interval (20 bootstrap resamples
+    here to keep the example quick; the default is 100); a warning says when the interval is
+    wider than 0.2:
 
     >>> import warnings
     >>> X, y = load("ionosphere")
     >>> pu = make_pu_labels(y, positive="g", labeled_fraction=0.5, random_state=0)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     est = estimate_class_prior(X, pu.s, return_interval=True, random_state=0)
+    ...     est = estimate_class_prior(
+    ...         X, pu.s, return_interval=True, n_bootstrap=20, random_state=0
+    ...     )
     >>> prior, (low, high) = est
     >>> low <= prior <= high, low <= pu.prior <= high, est.is_wide == bool(caught)
     (True, True, True)
