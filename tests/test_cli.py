@@ -670,5 +670,7 @@ def test_compare_prints_the_prior_interval_and_its_effect(capsys):
     # the interval is the one of the prior the board used, printed so that it holds the value
     value, low, high = map(float, found.groups())
     assert low <= value <= high
+    # every board row shows the raw PU AUC (it needs no prior) beside the corrected score
+    assert re.search(r"all features +k=\d+ +score \d\.\d+ \[.*\]  raw PU AUC 0\.\d+", printed)
     assert re.search(r"pu_extra_trees \(k=\d+\) re-selected at prior \d\.\d+: Jaccard", printed)
     assert printed.count("estimate_class_prior") == 2  # the note of the prior used, and the line

@@ -129,8 +129,8 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
 
     planned = _leaderboard.plan_budget
 
-    def plan_leaving_out_mrmr(plan, rankers, n_random, cv):
-        kept, draws = planned(plan, rankers, n_random, cv)
+    def plan_leaving_out_mrmr(plan, rankers, n_random, cv, wrappers):
+        kept, draws = planned(plan, rankers, n_random, cv, wrappers)
         kept.remove("mrmr")
         plan.deferred["mrmr"] = cost_per_fold
         plan.notes.append("mrmr left out for the budget: about 1 s on 2 folds")

@@ -185,6 +185,7 @@ def run(request: CompareRequest) -> int:
         print(note)
     summary = leaderboard_summary(board)
     truth = "truth" in summary
+    pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
     print(
         f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its automatic k; "
         f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
@@ -192,10 +193,13 @@ def run(request: CompareRequest) -> int:
     for rank, (_, row) in enumerate(summary.iterrows(), 1):
         stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
         hidden = f"  true labels {row['truth']:.3f}" if truth else ""
+        # the raw AUC of labeled against unlabeled rows needs no prior: a corrected score above
+        # 1 (an over-estimated prior) is read beside it
+        raw = f"  raw PU AUC {row['raw_score']:.3f}" if pu else ""
         flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
         print(
             f"  {rank:2d}.{flag} {row['method']:15s} k={row['k']:<5d} score {row['score']:.3f} "
-            f"[{row['score_low']:.3f}, {row['score_high']:.3f}]{hidden}{stab}"
+            f"[{row['score_low']:.3f}, {row['score_high']:.3f}]{raw}{hidden}{stab}"
         )
     pick = board[board["recommended"]].iloc[0]
     print(
@@ -224,7 +228,10 @@ def _left(budget: float | None, began: float) -> float | None:
 
 def _score_words(board) -> str:
     if board.attrs.get("labels") == "pu":
-        return "prior-corrected AUC of the PU labels"
+        return (
+            "prior-corrected AUC of the PU labels (above 1 when the prior is over-estimated; "
+            "the raw AUC of labeled against unlabeled rows needs no prior)"
+        )
     return "accuracy on the labeled test rows"
 
 

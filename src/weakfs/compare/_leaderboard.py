@@ -34,6 +34,7 @@ from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._steps import (
     Plan,
     plan_budget,
+    probe_wrappers,
     refit_candidates,
     score_deferred_rankers,
     score_rankers,
@@ -314,10 +315,12 @@ def compare_selectors(
     # references and rankers first, planned from probes: their cost tells what is left for
     # the wrappers
     rankers = [m for m in chosen if METHODS[m].ranker and METHODS[m].budget_param is None]
-    planned, draws = plan_budget(plan, rankers, n_random, cv)
+    # the wrappers' cheapest runs are probed first: one that cannot fit reserves no time
+    wrappers = probe_wrappers(plan, [m for m in chosen if m not in rankers])
+    planned, draws = plan_budget(plan, rankers, n_random, cv, wrappers)
     score_references(plan, draws, records)
     score_rankers(plan, planned, records)
-    score_wrappers(plan, [m for m in chosen if m not in rankers], records)
+    score_wrappers(plan, wrappers, records)
     score_deferred_rankers(plan, records)
     labeled_per_fold = min(
         int(np.sum(y[te] == 1)) if kind == "pu" else int(np.sum(y[te] != -1)) for _, te in splits

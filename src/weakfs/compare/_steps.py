@@ -28,6 +28,7 @@ from weakfs.compare._methods import METHODS, settings_at
 __all__ = [
     "Plan",
     "plan_budget",
+    "probe_wrappers",
     "refit_candidates",
     "score_deferred_rankers",
     "score_rankers",
@@ -100,6 +101,10 @@ class Plan:
     #: rankers the plan left out for the budget -> their estimated cost per fold (seconds);
     #: tried again with the time the wrappers leave
     deferred: dict = field(default_factory=dict)
+    #: wrappers the plan probed -> seconds of their whole run at their cheapest setting
+    wrapper_need: dict = field(default_factory=dict)
+    #: wrapper -> {its probe's settings: seconds of the probe fit, scaled to the columns read}
+    wrapper_probes: dict = field(default_factory=dict)
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
@@ -122,15 +127,20 @@ def _probe_columns(plan: Plan) -> np.ndarray:
 
 #: the share of the time left that the rankers' probes may take
 PROBE_SHARE = 0.25
+#: the largest share of the time left the plan keeps for the wrappers
+_WRAPPER_RESERVE = 0.4
 
 
-def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple[list[str], int]:
+def plan_budget(
+    plan: Plan, rankers: list[str], n_random: int, cv: int, wrappers: list[str] = ()
+) -> tuple[list[str], int]:
     """Fit the references and rankers to the budget before running them: one probe each on the
     first fold's training rows (the downstream model on every column; each ranker's fit) gives
     their cost per fold; the random draws, then the repeated folds, are lowered, then the
-    costliest rankers left out, until references and rankers fit in 60 % of the time left
-    (the rest is for the wrappers and the refits).  Returns the rankers kept and the draws
-    per k."""
+    costliest rankers left out, until references and rankers fit in the time left less what
+    the wrappers kept by :func:`probe_wrappers` need at their cheapest setting (at most 40 % of
+    it; 40 % for a wrapper whose settings the caller fixed) and a margin for the refits.
+    Returns the rankers kept and the draws per k."""
     if plan.deadline is None:
         return rankers, n_random
     tr, te = plan.splits[0]
@@ -197,7 +207,12 @@ def plan_budget(plan: Plan, rankers: list[str], n_random: int, cv: int) -> tuple
         fit = float(result[0][-2])
         scoring = max(seconds - fit, 0.0) * len(plan.ks) / len(ks_probe)
         cost_of[m] = fit * scale + scoring
-    allowed = 0.6 * (plan.deadline - time.time())
+    left = plan.deadline - time.time()
+    if any(m in plan.fixed_settings for m in wrappers):
+        reserve = _WRAPPER_RESERVE * left
+    else:
+        reserve = min(_WRAPPER_RESERVE * left, sum(plan.wrapper_need.get(m, 0) for m in wrappers))
+    allowed = max((1 - _WRAPPER_RESERVE) * left, _BUDGET_SHARE * left - reserve)
 
     def references(draws: int) -> float:
         # all features once, and each k's draws at about k / d of that fit's cost (at least a
@@ -334,6 +349,70 @@ def score_deferred_rankers(plan: Plan, records: list) -> None:
         score_rankers(plan, [m], records)
 
 
+def _wrapper_probe(plan: Plan, m: str):
+    """A wrapper's probe: one fit on the first fold's training rows at the given settings,
+    timed, and the factor that turns it into the whole run (folds and ks).  A probe made by the
+    plan is not repeated: its time is read back for the same settings."""
+    tr0, _ = plan.splits[0]
+    ks = plan.ks
+    # the probe fits the middle k once; a wrapper's cost grows about linearly with k
+    k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
+    ks_run = [ks[-1]] if METHODS[m].ranker else ks
+    fits_per_unit = len(plan.splits) * sum(ks_run) / k_probe
+    # on a wide table the probe reads a column subsample, its time scaled to the columns the
+    # wrapper reads and to the probe's k (a conservative estimate)
+    n_read = min(plan.n_features, SCREEN_COLUMNS)
+    cols = _probe_columns(plan)
+    k_sub = max(1, min(k_probe, cols.size - 1))
+    scale = (n_read / cols.size) * (k_probe / k_sub)
+    timed: dict = plan.wrapper_probes.setdefault(m, {})
+
+    def probe(trial: dict) -> float:
+        key = repr(sorted(trial.items()))
+        if key not in timed:
+            t0 = time.perf_counter()
+            build = METHODS[m].build(k_sub, trial, plan.prior, plan.seeds[0])
+            build.fit(plan.X[np.ix_(tr0, cols)], plan.y[tr0])
+            timed[key] = (time.perf_counter() - t0) * scale
+        return timed[key]
+
+    return probe, fits_per_unit
+
+
+def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
+    """Each budgeted wrapper's cost at its cheapest setting, from one probe fit, before any
+    ranker runs: a wrapper that cannot fit in the time left is left out at once (with a note)
+    and reserves nothing.  Returns the wrappers kept; ``plan.wrapper_need`` holds their
+    cost."""
+    if plan.deadline is None:
+        return wrappers
+    kept = []
+    for m in wrappers:
+        if m in plan.fixed_settings:
+            kept.append(m)
+            continue
+        left = _BUDGET_SHARE * (plan.deadline - time.time())
+        spec = METHODS[m]
+        cheapest = dict(spec.settings)
+        if spec.budget_param is not None:
+            cheapest[spec.budget_param] = spec.budget_range[0]
+        probe, fits_per_unit = _wrapper_probe(plan, m)
+        try:
+            need = probe(cheapest) * fits_per_unit
+        except Exception as exc:  # as a failed fold: left out, with why
+            plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
+            continue
+        if need > left:
+            plan.notes.append(
+                f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
+                f"budget leaves {max(left, 0):.0f} s"
+            )
+            continue
+        plan.wrapper_need[m] = need
+        kept.append(m)
+    return kept
+
+
 def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
     """Each wrapper at the settings the time left allows (a probe fit on the first fold's
     training rows times the whole run), or left out with a note."""
@@ -342,33 +421,15 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
         if plan.deadline is not None and m not in plan.fixed_settings:
             left = _BUDGET_SHARE * (plan.deadline - time.time())
             share = left / (len(wrappers) - i)
-            if share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
+            probed = m in plan.wrapper_need  # its cost is known: no trial fit is needed
+            if not probed and share <= _MIN_WRAPPER_SHARE * (plan.deadline - plan.started):
                 # no probe: a trial fit alone would overrun the budget
                 plan.notes.append(
                     f"{m} left out for the budget: about {max(share, 0):.0f} s left for it, too "
                     "little to try it"
                 )
                 continue
-            tr0, _ = plan.splits[0]
-            ks = plan.ks
-            # the probe fits the middle k once; a wrapper's cost grows about linearly with k
-            k_probe = ks[-1] if METHODS[m].ranker else ks[len(ks) // 2]
-            ks_run = [ks[-1]] if METHODS[m].ranker else ks
-            fits_per_unit = len(plan.splits) * sum(ks_run) / k_probe
-
-            # on a wide table the probe reads a column subsample, its time scaled to the
-            # columns the wrapper reads and to the probe's k (a conservative estimate)
-            n_read = min(plan.n_features, SCREEN_COLUMNS)
-            cols = _probe_columns(plan)
-            k_sub = max(1, min(k_probe, cols.size - 1))
-            scale = (n_read / cols.size) * (k_probe / k_sub)
-
-            def probe(trial, m=m, tr0=tr0, k_sub=k_sub, cols=cols, scale=scale):
-                t0 = time.perf_counter()
-                build = METHODS[m].build(k_sub, trial, plan.prior, plan.seeds[0])
-                build.fit(plan.X[np.ix_(tr0, cols)], plan.y[tr0])
-                return (time.perf_counter() - t0) * scale
-
+            probe, fits_per_unit = _wrapper_probe(plan, m)
             try:
                 settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
             except Exception as exc:  # as a failed fold: left out, with why
