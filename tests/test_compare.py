@@ -146,3 +146,21 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
     assert ("mrmr" in set(board["method"])) == runs
     assert any(n.startswith("mrmr left out for the budget") for n in notes) != runs
     assert any(n.startswith("mrmr: run after the wrappers") for n in notes) == runs
+
+
+def test_a_wrappers_probe_on_a_large_fold_fits_two_nested_stratified_row_subsamples():
+    from types import SimpleNamespace
+
+    from weakfs.compare._steps import PROBE_ROWS, _probe_rows
+
+    rng = np.random.RandomState(0)
+    y = (rng.rand(5000) < 0.1).astype(int)
+    train = np.sort(rng.choice(5000, size=4000, replace=False))
+    plan = SimpleNamespace(splits=[(train, None)], seeds=[3], y=y)
+    half, full = _probe_rows(plan)
+    assert (half.size, full.size) == (PROBE_ROWS // 2, PROBE_ROWS)
+    assert set(half) <= set(full) <= set(train)
+    share = y[train].mean()
+    assert abs(y[full].mean() - share) < 2 / PROBE_ROWS and abs(y[half].mean() - share) < 0.005
+    small = SimpleNamespace(splits=[(train[:PROBE_ROWS], None)], seeds=[3], y=y)
+    assert _probe_rows(small) is None

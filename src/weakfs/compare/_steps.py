@@ -127,6 +127,10 @@ def _probe_columns(plan: Plan) -> np.ndarray:
 
 #: the share of the time left that the rankers' probes may take
 PROBE_SHARE = 0.25
+#: rows of a wrapper's probe fit on a larger fold (and half of them for the second probe), and
+#: the range of the power of the rows its time is extrapolated with
+PROBE_ROWS = 1000
+_ROW_EXPONENT = (1.0, 2.5)
 #: the largest share of the time left the plan keeps for the wrappers
 _WRAPPER_RESERVE = 0.4
 
@@ -349,10 +353,32 @@ def score_deferred_rankers(plan: Plan, records: list) -> None:
         score_rankers(plan, [m], records)
 
 
+def _probe_rows(plan: Plan) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two nested row subsamples of the first fold's training rows (PROBE_ROWS / 2 and
+    PROBE_ROWS rows, each label value in its share), or None when the fold is no larger."""
+    tr0, _ = plan.splits[0]
+    if tr0.size <= PROBE_ROWS:
+        return None
+    rng = np.random.RandomState(plan.seeds[0])
+    order = rng.permutation(tr0.size)
+    # stratified: the rows of each label value keep their share in both subsamples
+    y0 = plan.y[tr0][order]
+    ranks = np.empty(tr0.size)
+    for value in np.unique(y0):
+        where = np.flatnonzero(y0 == value)
+        ranks[where] = (np.arange(where.size) + 0.5) / where.size
+    by_rank = order[np.argsort(ranks, kind="stable")]
+    return np.sort(tr0[by_rank[: PROBE_ROWS // 2]]), np.sort(tr0[by_rank[:PROBE_ROWS]])
+
+
 def _wrapper_probe(plan: Plan, m: str):
-    """A wrapper's probe: one fit on the first fold's training rows at the given settings,
-    timed, and the factor that turns it into the whole run (folds and ks).  A probe made by the
-    plan is not repeated: its time is read back for the same settings."""
+    """A wrapper's probe: fits on the first fold's training rows at the given settings, timed,
+    and the factor that turns it into the whole run (folds and ks).  On a fold of more than
+    PROBE_ROWS rows the probe fits two nested row subsamples (half and all of PROBE_ROWS) and
+    extrapolates to the fold's rows along the power law through the two times (exponent
+    clipped to [1, 2.5]): a wrapper whose cost grows faster than the rows (GKF-PUAL) is not
+    fitted on every row just to learn that it cannot run.  A probe made by the plan is not
+    repeated: its time is read back for the same settings."""
     tr0, _ = plan.splits[0]
     ks = plan.ks
     # the probe fits the middle k once; a wrapper's cost grows about linearly with k
@@ -365,15 +391,26 @@ def _wrapper_probe(plan: Plan, m: str):
     cols = _probe_columns(plan)
     k_sub = max(1, min(k_probe, cols.size - 1))
     scale = (n_read / cols.size) * (k_probe / k_sub)
+    subsamples = _probe_rows(plan)
     timed: dict = plan.wrapper_probes.setdefault(m, {})
+
+    def fit_seconds(trial: dict, rows: np.ndarray) -> float:
+        t0 = time.perf_counter()
+        build = METHODS[m].build(k_sub, trial, plan.prior, plan.seeds[0])
+        build.fit(plan.X[np.ix_(rows, cols)], plan.y[rows])
+        return time.perf_counter() - t0
 
     def probe(trial: dict) -> float:
         key = repr(sorted(trial.items()))
         if key not in timed:
-            t0 = time.perf_counter()
-            build = METHODS[m].build(k_sub, trial, plan.prior, plan.seeds[0])
-            build.fit(plan.X[np.ix_(tr0, cols)], plan.y[tr0])
-            timed[key] = (time.perf_counter() - t0) * scale
+            if subsamples is None:
+                seconds = fit_seconds(trial, tr0)
+            else:
+                half, full = (fit_seconds(trial, rows) for rows in subsamples)
+                growth = np.log(max(full, 1e-6) / max(half, 1e-6)) / np.log(2.0)
+                exponent = float(np.clip(growth, *_ROW_EXPONENT))
+                seconds = full * (tr0.size / subsamples[1].size) ** exponent
+            timed[key] = seconds * scale
         return timed[key]
 
     return probe, fits_per_unit
