@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from weakfs import compare_selectors
-from weakfs.compare._board import _auto_k, _tied, build_board, n_repeats_for
+from weakfs.compare._board import ALL_FEATURES, _auto_k, _tied, build_board, n_repeats_for
 from weakfs.metrics import selection_stability
 
 
@@ -201,3 +201,19 @@ def test_the_budget_holds_on_a_wide_table():
     board = compare_selectors(X, s, prior=0.5, budget=budget, notes=[])
     assert time.perf_counter() - start <= 1.15 * budget
     assert int(board["recommended"].sum()) == 1
+
+
+def test_an_accuracys_interval_stays_within_zero_and_one():
+    # two folds of perfect accuracy and one of 0.9: the interval around 0.967 would pass 1
+    records = [
+        (m, f, 2, score, np.nan, np.nan, 0.1, [0, 1])
+        for m in ("a", ALL_FEATURES)
+        for f, score in enumerate([1.0, 1.0, 0.9])
+    ]
+    kwargs = dict(n_folds=3, test_share=0.2, min_labeled_per_fold=10, with_truth=False)
+    board, _ = build_board(records, list("abc"), 3, method_order=["a"], **kwargs)
+    assert (board["score_high"] > 1).all()
+    board, _ = build_board(
+        records, list("abc"), 3, method_order=["a"], score_range=(0.0, 1.0), **kwargs
+    )
+    assert (board["score_low"] >= 0).all() and (board["score_high"] <= 1).all()

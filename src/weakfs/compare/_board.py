@@ -114,10 +114,13 @@ def build_board(
     min_labeled_per_fold: int,
     with_truth: bool,
     method_order: list[str],
+    score_range: tuple[float, float] = (-np.inf, np.inf),
 ) -> tuple[pd.DataFrame, str | None]:
     """The board and, when the labels cannot separate the candidates, the sentence saying so.
 
-    ``records`` hold ``(method, fold, k, score, raw_score, truth, seconds, columns)``.
+    ``records`` hold ``(method, fold, k, score, raw_score, truth, seconds, columns)``;
+    ``score_range`` bounds the scores' intervals (an accuracy's to [0, 1]; the prior-corrected
+    AUC is an estimate that can exceed 1 and is left unbounded).
     """
     columns = ["method", "fold", "k", "score", "raw_score", "truth", "s", "cols"]
     frame = pd.DataFrame(records, columns=columns)
@@ -140,8 +143,8 @@ def build_board(
             "k": int(k),
             "score": mean,
             "score_sd": float(np.nanstd(scores, ddof=1)) if len(g) > 1 else np.nan,
-            "score_low": mean - t * se,
-            "score_high": mean + t * se,
+            "score_low": max(mean - t * se, score_range[0]),
+            "score_high": min(mean + t * se, score_range[1]),
             "raw_score": float(g["raw_score"].mean()),
             "stability": np.nan if stab is None else stab.value,
             "stability_low": np.nan if stab is None else stab.low,

@@ -334,6 +334,7 @@ def compare_selectors(
         min_labeled_per_fold=labeled_per_fold,
         with_truth=y_true is not None,
         method_order=list(METHODS),
+        score_range=(-np.inf, np.inf) if kind == "pu" else (0.0, 1.0),
     )
     if verdict is not None:
         notes.append(verdict)
