@@ -674,3 +674,14 @@ def test_compare_prints_the_prior_interval_and_its_effect(capsys):
     assert re.search(r"all features +k=\d+ +score \d\.\d+ \[.*\]  raw PU AUC 0\.\d+", printed)
     assert re.search(r"pu_extra_trees \(k=\d+\) re-selected at prior \d\.\d+: Jaccard", printed)
     assert printed.count("estimate_class_prior") == 2  # the note of the prior used, and the line
+
+
+def test_all_features_recommended_below_a_tied_leader_names_the_leader():
+    from weakfs.cli._compare import _not_the_leader
+
+    summary = pd.DataFrame(
+        {"method": ["mrmr", "all features"], "k": [44, 4862], "score": [0.859, 0.747]}
+    )
+    said = _not_the_leader(summary, summary.iloc[1])
+    assert said.startswith("; mrmr (k=44) scored higher (0.859 against 0.747)")
+    assert _not_the_leader(summary.iloc[::-1].reset_index(drop=True), summary.iloc[1]) == ""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from weakfs.cli._common import _fail, _print_notes, _refuse_overwriting
 from weakfs.cli._labels import _prepare_labels
@@ -206,7 +207,7 @@ def run(request: CompareRequest) -> int:
         f"recommended: {pick['method']} with k={pick['k']} "
         f"(weakfs select --method {pick['method'].replace(' ', '_')} -k {pick['k']})"
         if pick["method"] != "all features"
-        else "recommended: all features (no selection)"
+        else "recommended: all features (no selection)" + _not_the_leader(summary, pick)
     )
     remaining = None if request.budget is None else request.budget - (time.perf_counter() - began)
     _print_prior_sensitivity(request, features.X, labels.values, board, remaining)
@@ -217,6 +218,19 @@ def run(request: CompareRequest) -> int:
         plot_leaderboard(board, request.plot)
         print(f"drew the plots to {request.plot}")
     return 0
+
+
+def _not_the_leader(summary: pd.DataFrame, pick: pd.Series) -> str:
+    """When all features is recommended below a higher-scoring selection of the top group: that
+    the selection's lead is within noise, in words (the user sees what was passed over)."""
+    leader = summary.iloc[0]
+    if leader["method"] == pick["method"] or leader["score"] <= pick["score"]:
+        return ""
+    return (
+        f"; {leader['method']} (k={leader['k']}) scored higher ({leader['score']:.3f} against "
+        f"{pick['score']:.3f}) but not significantly on these folds, and a selection must be "
+        "found better than every column before the board trades columns for it"
+    )
 
 
 def _left(budget: float | None, began: float) -> float | None:
