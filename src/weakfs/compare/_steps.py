@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs._scores import feature_order
+from weakfs._screen import screen_columns
 from weakfs.compare._board import ALL_FEATURES, RANDOM
 from weakfs.compare._folds import (
     SCREEN_COLUMNS,
@@ -105,6 +106,8 @@ class Plan:
     wrapper_need: dict = field(default_factory=dict)
     #: wrapper -> {its probe's settings: seconds of the probe fit, scaled to the columns read}
     wrapper_probes: dict = field(default_factory=dict)
+    #: the first fold's columns the probes sample from, in a random order (set on first use)
+    probe_pool: np.ndarray | None = None
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
@@ -118,11 +121,18 @@ class Plan:
         return self.X.shape[1]
 
 
-def _probe_columns(plan: Plan) -> np.ndarray:
-    """The columns a probe fit reads: a fixed random subsample of at most PROBE_COLUMNS."""
-    rng = np.random.RandomState(plan.seeds[0])
-    size = min(plan.n_features, PROBE_COLUMNS)
-    return np.sort(rng.choice(plan.n_features, size=size, replace=False))
+def _probe_columns(plan: Plan, size: int = PROBE_COLUMNS) -> np.ndarray:
+    """The columns a probe fit reads: a fixed random subsample of at most ``size`` of the
+    columns the selectors read on the first fold (on a wide table the screen's: a random
+    column of a bag of words is mostly zeros, where the screened ones are not, and some
+    selectors' cost follows); a smaller size gives a prefix of a larger one."""
+    if plan.probe_pool is None:
+        tr, _ = plan.splits[0]
+        pool = np.arange(plan.n_features)
+        if plan.n_features > SCREEN_COLUMNS:
+            pool = screen_columns(plan.X[tr], plan.y[tr], SCREEN_COLUMNS)
+        plan.probe_pool = np.random.RandomState(plan.seeds[0]).permutation(pool)
+    return plan.probe_pool[: min(size, plan.probe_pool.size)]
 
 
 #: the share of the time left that the rankers' probes may take
@@ -130,7 +140,9 @@ PROBE_SHARE = 0.25
 #: rows of a wrapper's probe fit on a larger fold (and half of them for the second probe), and
 #: the range of the power of the rows its time is extrapolated with
 PROBE_ROWS = 1000
-_ROW_EXPONENT = (1.0, 2.5)
+_GROWTH_EXPONENT = (1.0, 2.5)
+#: a probe fit shorter than this is read as growing linearly (its timing is mostly noise)
+_LINEAR_BELOW = 0.1
 #: the largest share of the time left the plan keeps for the wrappers
 _WRAPPER_RESERVE = 0.4
 
@@ -151,11 +163,13 @@ def plan_budget(
     start = time.perf_counter()
     plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
     per_column = (time.perf_counter() - start) / plan.n_features
-    # the rankers' probe: a column subsample, its cost scaled to the columns they will read
-    # (a greedy ranker's cost grows about linearly with the columns at a given k)
+    # the rankers' probes: column subsamples, their cost extrapolated to the columns they will
+    # read; on a wide table two nested ones (PROBE_COLUMNS and twice that) give the growth
     n_read = min(plan.n_features, SCREEN_COLUMNS)
-    probe_cols = _probe_columns(plan)
-    X_probe = plan.X[:, probe_cols]
+    wide = n_read > 2 * PROBE_COLUMNS
+    chosen = _probe_columns(plan, PROBE_COLUMNS * (2 if wide else 1))
+    sizes = [PROBE_COLUMNS, 2 * PROBE_COLUMNS] if wide else [chosen.size]
+    X_probes = {n: plan.X[:, np.sort(chosen[:n])] for n in sizes}
     ks_probe = [k for k in plan.ks if k <= PROBE_K] or [1]
     k_fit = max([k for k in plan.ks if k < n_read], default=1)
     labeled = tr[plan.y[tr] != plan.y[tr].min()][:15]
@@ -174,7 +188,7 @@ def plan_budget(
             plan.settings_for(m),
             plan.prior,
             plan.seeds[0],
-            X_probe[:, :5],
+            X_probes[sizes[0]][:, :5],
             plan.y,
             warm_train,
             te,
@@ -182,33 +196,45 @@ def plan_budget(
             plan.scorer,
             plan.deadline,
         )
-        t0 = time.perf_counter()
-        result = method_fold(
-            m,
-            plan.settings_for(m),
-            plan.prior,
-            plan.seeds[0],
-            X_probe,
-            plan.y,
-            tr,
-            te,
-            ks_probe,
-            plan.scorer,
-            plan.deadline,
-        )
-        seconds = time.perf_counter() - t0
-        scale = n_read / probe_cols.size
-        if METHODS[m].greedy:
-            scale *= max(1.0, k_fit / max(ks_probe))
+        fits = []  # (columns, fit seconds, all seconds) of the probes
+        for n_cols in sizes:
+            t0 = time.perf_counter()
+            result = method_fold(
+                m,
+                plan.settings_for(m),
+                plan.prior,
+                plan.seeds[0],
+                X_probes[n_cols],
+                plan.y,
+                tr,
+                te,
+                ks_probe,
+                plan.scorer,
+                plan.deadline,
+            )
+            if not isinstance(result, list):
+                break
+            fits.append((n_cols, float(result[0][-2]), time.perf_counter() - t0))
         if isinstance(result, Failed):
             plan.notes.append(f"{m} left out: its fit failed on fold 1 ({result.error})")
             continue
         if not isinstance(result, list):
             cost_of[m] = np.inf
             continue
-        # the fit's time scales with the columns (and a greedy ranking's k); scoring each k
-        # of the grid costs about what scoring the probe's ks did, per k
-        fit = float(result[0][-2])
+        # the fit's time grows with the columns along the power law through the two probes
+        # (RLSR's about as their square; a probe under 0.1 s is read as linear, its timing
+        # being noise), and a greedy ranking's with its k; scoring each k of the grid costs
+        # about what scoring the probe's ks did, per k
+        n_cols, fit, seconds = fits[-1]
+        exponent = 1.0
+        if len(fits) == 2 and fit >= _LINEAR_BELOW:
+            growth = np.log(fit / max(fits[0][1], 1e-6)) / np.log(n_cols / fits[0][0])
+            exponent = float(np.clip(growth, *_GROWTH_EXPONENT))
+        # a growth that sets in beyond the probes' columns is the method's to declare
+        exponent = max(exponent, METHODS[m].column_exponent or 1.0)
+        scale = (n_read / n_cols) ** exponent
+        if METHODS[m].greedy:
+            scale *= max(1.0, k_fit / max(ks_probe))
         scoring = max(seconds - fit, 0.0) * len(plan.ks) / len(ks_probe)
         cost_of[m] = fit * scale + scoring
     left = plan.deadline - time.time()
@@ -346,7 +372,9 @@ def score_deferred_rankers(plan: Plan, records: list) -> None:
     folds = len(plan.splits)
     for m in sorted(plan.deferred, key=plan.deferred.get):
         left = plan.deadline - time.time() - _REFIT_SHARE * (plan.deadline - plan.started)
-        if folds * plan.deferred[m] > _BUDGET_SHARE * left:
+        # twice its estimate: run last, an under-estimated ranker has no later step to give
+        # time back, and a started fold is not interrupted
+        if 2 * folds * plan.deferred[m] > _BUDGET_SHARE * left:
             continue
         plan.notes[:] = [n for n in plan.notes if not n.startswith(f"{m} left out for the budget")]
         plan.notes.append(f"{m}: run after the wrappers, in the time they left")
@@ -388,7 +416,7 @@ def _wrapper_probe(plan: Plan, m: str):
     # on a wide table the probe reads a column subsample, its time scaled to the columns the
     # wrapper reads and to the probe's k (a conservative estimate)
     n_read = min(plan.n_features, SCREEN_COLUMNS)
-    cols = _probe_columns(plan)
+    cols = np.sort(_probe_columns(plan))
     k_sub = max(1, min(k_probe, cols.size - 1))
     scale = (n_read / cols.size) * (k_probe / k_sub)
     subsamples = _probe_rows(plan)
@@ -408,7 +436,9 @@ def _wrapper_probe(plan: Plan, m: str):
             else:
                 half, full = (fit_seconds(trial, rows) for rows in subsamples)
                 growth = np.log(max(full, 1e-6) / max(half, 1e-6)) / np.log(2.0)
-                exponent = float(np.clip(growth, *_ROW_EXPONENT))
+                exponent = 1.0
+                if full >= _LINEAR_BELOW:
+                    exponent = float(np.clip(growth, *_GROWTH_EXPONENT))
                 seconds = full * (tr0.size / subsamples[1].size) ** exponent
             timed[key] = seconds * scale
         return timed[key]
