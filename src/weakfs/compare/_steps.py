@@ -155,7 +155,7 @@ def plan_budget(
     their cost per fold; the random draws, then the repeated folds, are lowered, then the
     costliest rankers left out, until references and rankers fit in the time left less what
     the wrappers kept by :func:`probe_wrappers` need at their cheapest setting (at most 40 % of
-    it; 40 % for a wrapper whose settings the caller fixed) and a margin for the refits.
+    it; 40 % when a wrapper was not probed) and a margin for the refits.
     Returns the rankers kept and the draws per k."""
     if plan.deadline is None:
         return rankers, n_random
@@ -238,7 +238,9 @@ def plan_budget(
         scoring = max(seconds - fit, 0.0) * len(plan.ks) / len(ks_probe)
         cost_of[m] = fit * scale + scoring
     left = plan.deadline - time.time()
-    if any(m in plan.fixed_settings for m in wrappers):
+    if any(m not in plan.wrapper_need for m in wrappers):
+        # a wrapper not probed (settings fixed by the caller, a short budget): its need is
+        # unknown, and it gets the whole reserve
         reserve = _WRAPPER_RESERVE * left
     else:
         reserve = min(_WRAPPER_RESERVE * left, sum(plan.wrapper_need.get(m, 0) for m in wrappers))
@@ -446,17 +448,25 @@ def _wrapper_probe(plan: Plan, m: str):
     return probe, fits_per_unit
 
 
+#: budgets shorter than this probe the wrappers only when their turn comes, after the
+#: references and rankers: a first fit compiles what a wrapper compiles (FSCPU's loops, about
+#: 18 s on a fresh install), which would take the references' time from a short budget
+UPFRONT_PROBE_BUDGET = 100.0
+
+
 def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
     """Each budgeted wrapper's cost at its cheapest setting, from one probe fit, before any
-    ranker runs: a wrapper that cannot fit in the time left is left out at once (with a note)
-    and reserves nothing.  Returns the wrappers kept; ``plan.wrapper_need`` holds their
-    cost."""
-    if plan.deadline is None:
+    ranker runs (on budgets of UPFRONT_PROBE_BUDGET seconds or more, and while the probes
+    have used less than PROBE_SHARE of the time left): a wrapper that cannot fit in the time
+    left is left out at once (with a note) and reserves nothing.  Returns the wrappers kept;
+    ``plan.wrapper_need`` holds the cost of those probed."""
+    if plan.deadline is None or plan.deadline - plan.started < UPFRONT_PROBE_BUDGET:
         return wrappers
     kept = []
+    probes_end = time.time() + PROBE_SHARE * (plan.deadline - time.time())
     for m in wrappers:
-        if m in plan.fixed_settings:
-            kept.append(m)
+        if m in plan.fixed_settings or time.time() > probes_end:
+            kept.append(m)  # probed, if at all, when its turn comes
             continue
         left = _BUDGET_SHARE * (plan.deadline - time.time())
         spec = METHODS[m]
