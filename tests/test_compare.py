@@ -129,12 +129,12 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
 
     planned = _leaderboard.plan_budget
 
-    def plan_leaving_out_mrmr(plan, rankers, n_random, cv, wrappers):
-        kept, draws = planned(plan, rankers, n_random, cv, wrappers)
+    def plan_leaving_out_mrmr(plan, rankers, cv, wrappers, records):
+        kept = planned(plan, rankers, cv, wrappers, records)
         kept.remove("mrmr")
         plan.deferred["mrmr"] = cost_per_fold
         plan.notes.append("mrmr left out for the budget: about 1 s on 2 folds")
-        return kept, draws
+        return kept
 
     monkeypatch.setattr(_leaderboard, "plan_budget", plan_leaving_out_mrmr)
     X, s, _ = _pu()

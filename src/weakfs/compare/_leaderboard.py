@@ -34,6 +34,7 @@ from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._steps import (
     Plan,
     plan_budget,
+    plan_references,
     probe_wrappers,
     refit_candidates,
     score_deferred_rankers,
@@ -317,8 +318,9 @@ def compare_selectors(
     rankers = [m for m in chosen if METHODS[m].ranker and METHODS[m].budget_param is None]
     # the wrappers' cheapest runs are probed first: one that cannot fit reserves no time
     wrappers = probe_wrappers(plan, [m for m in chosen if m not in rankers])
-    planned, draws = plan_budget(plan, rankers, n_random, cv, wrappers)
-    score_references(plan, draws, records)
+    # the references first: a board needs them, and a ranker's first fit may compile for long
+    score_references(plan, plan_references(plan, n_random), records)
+    planned = plan_budget(plan, rankers, cv, wrappers, records)
     score_rankers(plan, planned, records)
     score_wrappers(plan, wrappers, records)
     score_deferred_rankers(plan, records)

@@ -29,6 +29,7 @@ from weakfs.compare._methods import METHODS, settings_at
 __all__ = [
     "Plan",
     "plan_budget",
+    "plan_references",
     "probe_wrappers",
     "refit_candidates",
     "score_deferred_rankers",
@@ -137,6 +138,8 @@ def _probe_columns(plan: Plan, size: int = PROBE_COLUMNS) -> np.ndarray:
 
 #: the share of the time left that the rankers' probes may take
 PROBE_SHARE = 0.25
+#: the share of the time left that the references (run first) may take
+REFERENCE_SHARE = 0.3
 #: rows of a wrapper's probe fit on a larger fold (and half of them for the second probe), and
 #: the range of the power of the rows its time is extrapolated with
 PROBE_ROWS = 1000
@@ -147,22 +150,45 @@ _LINEAR_BELOW = 0.1
 _WRAPPER_RESERVE = 0.4
 
 
-def plan_budget(
-    plan: Plan, rankers: list[str], n_random: int, cv: int, wrappers: list[str] = ()
-) -> tuple[list[str], int]:
-    """Fit the references and rankers to the budget before running them: one probe each on the
-    first fold's training rows (the downstream model on every column; each ranker's fit) gives
-    their cost per fold; the random draws, then the repeated folds, are lowered, then the
-    costliest rankers left out, until references and rankers fit in the time left less what
-    the wrappers kept by :func:`probe_wrappers` need at their cheapest setting (at most 40 % of
-    it; 40 % when a wrapper was not probed) and a margin for the refits.
-    Returns the rankers kept and the draws per k."""
+def plan_references(plan: Plan, n_random: int) -> int:
+    """The random draws per fold and k for the references, fitted to the budget before they
+    run (first: a board needs them, and a ranker's first fit may compile for many seconds):
+    one fit of the downstream model on every column of the first fold gives their cost, and
+    the draws are halved until the references on every fold fit in REFERENCE_SHARE of the time
+    left.  Returns the draws."""
     if plan.deadline is None:
-        return rankers, n_random
+        return n_random
     tr, te = plan.splits[0]
     start = time.perf_counter()
     plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
     per_column = (time.perf_counter() - start) / plan.n_features
+
+    def references(draws: int) -> float:
+        # all features once, and each k's draws at about k / d of that fit's cost (at least a
+        # quarter of it: a fit has a fixed cost)
+        per_fold = plan.n_features + draws * sum(max(k, plan.n_features / 4) for k in plan.ks)
+        return len(plan.splits) * per_fold * per_column
+
+    draws = n_random
+    while draws > 1 and references(draws) > REFERENCE_SHARE * (plan.deadline - time.time()):
+        draws = max(1, draws // 2)
+    if draws < n_random:
+        plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
+    return draws
+
+
+def plan_budget(
+    plan: Plan, rankers: list[str], cv: int, wrappers: list[str] = (), records: list | None = None
+) -> list[str]:
+    """Fit the rankers to the budget before running them (the references have run): one probe
+    each on the first fold's training rows gives their cost per fold; the repeated folds are
+    lowered (the references' records of the folds dropped go too), then the costliest rankers
+    left out, until the rankers fit in the time left less what the wrappers kept by
+    :func:`probe_wrappers` need at their cheapest setting (at most 40 % of it; 40 % when a
+    wrapper was not probed) and a margin for the refits.  Returns the rankers kept."""
+    if plan.deadline is None:
+        return rankers
+    tr, te = plan.splits[0]
     # the rankers' probes: column subsamples, their cost extrapolated to the columns they will
     # read; on a wide table two nested ones (PROBE_COLUMNS and twice that) give the growth
     n_read = min(plan.n_features, SCREEN_COLUMNS)
@@ -245,21 +271,12 @@ def plan_budget(
     else:
         reserve = min(_WRAPPER_RESERVE * left, sum(plan.wrapper_need.get(m, 0) for m in wrappers))
     allowed = max((1 - _WRAPPER_RESERVE) * left, _BUDGET_SHARE * left - reserve)
-
-    def references(draws: int) -> float:
-        # all features once, and each k's draws at about k / d of that fit's cost (at least a
-        # quarter of it: a fit has a fixed cost)
-        per_fold = plan.n_features + draws * sum(max(k, plan.n_features / 4) for k in plan.ks)
-        return per_fold * per_column
-
     kept = [m for m in rankers if np.isfinite(cost_of.get(m, np.inf))]
-    draws, folds = n_random, len(plan.splits)
+    folds = len(plan.splits)
 
     def cost() -> float:
-        return folds * (references(draws) + sum(cost_of[m] for m in kept))
+        return folds * sum(cost_of[m] for m in kept)
 
-    while draws > 1 and cost() > allowed:
-        draws = max(1, draws // 2)
     while folds > cv and cost() > allowed:
         folds -= cv
     while kept and cost() > allowed:
@@ -278,15 +295,15 @@ def plan_budget(
     for m in rankers:
         if m not in failed and (m not in cost_of or not np.isfinite(cost_of[m])):
             plan.notes.append(f"{m} left out for the budget: its trial fit did not finish in time")
-    if draws < n_random:
-        plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
     if folds < len(plan.splits):
         plan.notes.append(
             f"folds: {folds // cv} repetition(s) of the {cv} folds instead of "
             f"{len(plan.splits) // cv}, to fit the budget"
         )
         del plan.splits[folds:]
-    return kept, draws
+        if records is not None:  # every row is compared on the same folds
+            records[:] = [r for r in records if r[1] < folds]
+    return kept
 
 
 def score_references(plan: Plan, n_random: int, records: list) -> None:
