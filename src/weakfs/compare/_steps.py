@@ -202,7 +202,7 @@ def plan_budget(
     warm_train = np.concatenate([labeled, tr[plan.y[tr] == plan.y[tr].min()][:30]])
     cost_of = {}
     # the probes themselves get at most a quarter of the time left (a cold numba cache or a busy
-    # machine can make them slow): the references must still run on every kept fold
+    # machine can make them slow): the rankers they keep must still run on every kept fold
     probes_end = time.time() + PROBE_SHARE * (plan.deadline - time.time())
     for m in rankers:
         if time.time() > probes_end:
@@ -471,6 +471,13 @@ def _wrapper_probe(plan: Plan, m: str):
 UPFRONT_PROBE_BUDGET = 100.0
 
 
+def _too_slow_note(m: str, need: float, left: float) -> str:
+    return (
+        f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the budget leaves "
+        f"{max(left, 0):.0f} s"
+    )
+
+
 def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
     """Each budgeted wrapper's cost at its cheapest setting, from one probe fit, before any
     ranker runs (on budgets of UPFRONT_PROBE_BUDGET seconds or more, and while the probes
@@ -497,10 +504,7 @@ def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
             plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
             continue
         if need > left:
-            plan.notes.append(
-                f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
-                f"budget leaves {max(left, 0):.0f} s"
-            )
+            plan.notes.append(_too_slow_note(m, need, left))
             continue
         plan.wrapper_need[m] = need
         kept.append(m)
@@ -530,10 +534,7 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
                 plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
                 continue
             if settings is None:
-                plan.notes.append(
-                    f"{m} left out: at its cheapest setting it needs about {need:.0f} s, the "
-                    f"budget leaves {max(share, 0):.0f} s"
-                )
+                plan.notes.append(_too_slow_note(m, need, share))
                 continue
             param = METHODS[m].budget_param
             if param is not None and settings[param] < METHODS[m].settings[param]:
