@@ -148,7 +148,7 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
     assert any(n.startswith("mrmr: run after the wrappers") for n in notes) == runs
 
 
-def test_a_wrappers_probe_on_a_large_fold_fits_two_nested_stratified_row_subsamples():
+def test_a_wrappers_probe_on_a_large_fold_fits_nested_stratified_row_subsamples():
     from types import SimpleNamespace
 
     from weakfs.compare._steps import PROBE_ROWS, _probe_rows
@@ -157,10 +157,44 @@ def test_a_wrappers_probe_on_a_large_fold_fits_two_nested_stratified_row_subsamp
     y = (rng.rand(5000) < 0.1).astype(int)
     train = np.sort(rng.choice(5000, size=4000, replace=False))
     plan = SimpleNamespace(splits=[(train, None)], seeds=[3], y=y)
-    half, full = _probe_rows(plan)
-    assert (half.size, full.size) == (PROBE_ROWS // 2, PROBE_ROWS)
-    assert set(half) <= set(full) <= set(train)
+    quarter, half, full = _probe_rows(plan)
+    assert (quarter.size, half.size, full.size) == (PROBE_ROWS // 4, PROBE_ROWS // 2, PROBE_ROWS)
+    assert set(quarter) <= set(half) <= set(full) <= set(train)
     share = y[train].mean()
     assert abs(y[full].mean() - share) < 2 / PROBE_ROWS and abs(y[half].mean() - share) < 0.005
     small = SimpleNamespace(splits=[(train[:PROBE_ROWS], None)], seeds=[3], y=y)
     assert _probe_rows(small) is None
+
+
+def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(monkeypatch):
+    from types import SimpleNamespace
+
+    from weakfs.compare import _steps
+
+    fits = []  # (rows, columns) of every fit
+
+    class Recorder:
+        def fit(self, X, y):
+            fits.append(X.shape)
+            return self
+
+    fake = SimpleNamespace(ranker=False, build=lambda k, settings, prior, seed: Recorder())
+    monkeypatch.setattr(_steps, "METHODS", {"fake": fake})
+    rng = np.random.RandomState(0)
+    X, y = rng.rand(3000, 40), (rng.rand(3000) < 0.2).astype(int)
+    train = np.arange(2400)
+    plan = SimpleNamespace(
+        X=X, y=y, n_features=40, splits=[(train, None)] * 3, seeds=[0], ks=[2, 4],
+        wrapper_probes={}, probe_pool=None, prior=0.3,
+    )  # fmt: skip
+    probe, fits_per_unit = _steps._wrapper_probe(plan, "fake")
+    probe({"n_iter": 10})
+    probe({"n_iter": 10})  # read back: no fit
+    probe({"n_iter": 20})  # a second setting: timed, no second warm-up
+    warm = 2 * _steps._WARM_UP_ROWS
+    sizes = [(_steps.PROBE_ROWS // part, 40) for part in (4, 2, 1)]
+    assert fits == [(warm, _steps._WARM_UP_COLUMNS)] + sizes * 2
+    # a limit below the first subsample's time scaled linearly to the fold stops the probe
+    fits.clear()
+    assert probe({"n_iter": 30}, limit=-1.0) >= 0 and fits == sizes[:1]
+    assert fits_per_unit == 3 * (2 + 4) / 4

@@ -145,3 +145,29 @@ def test_screen_estimates_on_the_screened_columns_of_a_wide_table(monkeypatch):
     assert seen[-1].shape == X.shape
     resolution.resolve_class_prior(X[:999], s[:999], "auto", screen=True, random_state=0)
     assert seen[-1].shape == (999, X.shape[1])
+
+
+def test_a_time_limit_leaves_out_an_interval_it_cannot_hold_and_says_why(ionosphere_pu):
+    X, s = ionosphere_pu
+    point = resolve_class_prior(X, s, random_state=0)
+    limited = resolve_class_prior(X, s, interval=True, interval_seconds=0.0, random_state=0)
+    assert limited.value == point.value and limited.interval is None
+    assert "the budget leaves time for 0 bootstrap resamples" in limited.no_interval
+
+
+def test_a_time_limit_runs_the_resamples_that_fit(monkeypatch, ionosphere_pu):
+    from weakfs.pu import _prior_resolution
+
+    asked = []
+    estimate = _prior_resolution._estimate_class_prior
+
+    def counting(X, s, **settings):
+        asked.append(settings.get("n_bootstrap"))
+        return estimate(X, s, **{**settings, "n_bootstrap": 10})
+
+    monkeypatch.setattr(_prior_resolution, "_estimate_class_prior", counting)
+    monkeypatch.setattr(_prior_resolution.time, "perf_counter", iter(range(0, 100, 2)).__next__)
+    X, s = ionosphere_pu
+    # each point estimate "takes" 2 s: 30 s leave 15 estimates, the point's again and 14
+    resolved = resolve_class_prior(X, s, interval=True, interval_seconds=30.0, random_state=0)
+    assert asked == [None, 14] and resolved.interval is not None

@@ -58,7 +58,7 @@ def _run(tasks, n_jobs, progress: bool, desc: str):
     return list(bar(stream, enabled=progress, total=len(calls), desc=desc))
 
 
-def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[[dict], float]):
+def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[..., float]):
     """A wrapper's settings scaled to ``budget_left`` seconds, from the time of one probe fit at
     its smallest setting; ``fits_per_unit`` converts that probe into the whole run (folds, and
     the ks relative to the probe's k).  Returns ``(settings, None)``, or ``(None, seconds
@@ -66,10 +66,11 @@ def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[
     spec = METHODS[name]
     settings = dict(spec.settings)
     if spec.budget_param is None:
-        need = probe(settings) * fits_per_unit
+        need = probe(settings, budget_left / fits_per_unit) * fits_per_unit
         return (settings, None) if need <= budget_left else (None, need)
     low, high = spec.budget_range
-    need_low = probe({**settings, spec.budget_param: low}) * fits_per_unit
+    need_low = probe({**settings, spec.budget_param: low}, budget_left / fits_per_unit)
+    need_low *= fits_per_unit
     units = int(low * budget_left / max(need_low, 1e-9))
     if units < low:
         return None, need_low
@@ -140,10 +141,16 @@ def _probe_columns(plan: Plan, size: int = PROBE_COLUMNS) -> np.ndarray:
 PROBE_SHARE = 0.25
 #: the share of the time left that the references (run first) may take
 REFERENCE_SHARE = 0.3
+#: the fewest folds a budget lowers the folds to (of the first repetition: every row is scored
+#: on the same folds, and fewer folds give wider intervals, so a larger top group)
+MIN_FOLDS = 3
 #: rows of a wrapper's probe fit on a larger fold (and half of them for the second probe), and
 #: the range of the power of the rows its time is extrapolated with
 PROBE_ROWS = 1000
 _GROWTH_EXPONENT = (1.0, 2.5)
+#: rows of each label value (the lowest and highest) and columns of a wrapper's warm-up fit
+_WARM_UP_ROWS = 30
+_WARM_UP_COLUMNS = 5
 #: a probe fit shorter than this is read as growing linearly (its timing is mostly noise)
 _LINEAR_BELOW = 0.1
 #: the largest share of the time left the plan keeps for the wrappers
@@ -154,8 +161,8 @@ def plan_references(plan: Plan, n_random: int) -> int:
     """The random draws per fold and k for the references, fitted to the budget before they
     run (first: a board needs them, and a ranker's first fit may compile for many seconds):
     one fit of the downstream model on every column of the first fold gives their cost, and
-    the draws are halved until the references on every fold fit in REFERENCE_SHARE of the time
-    left.  Returns the draws."""
+    the draws are halved, then the folds lowered to MIN_FOLDS, until the references fit in
+    REFERENCE_SHARE of the time left.  Returns the draws."""
     if plan.deadline is None:
         return n_random
     tr, te = plan.splits[0]
@@ -163,18 +170,36 @@ def plan_references(plan: Plan, n_random: int) -> int:
     plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
     per_column = (time.perf_counter() - start) / plan.n_features
 
-    def references(draws: int) -> float:
+    def references(draws: int, folds: int) -> float:
         # all features once, and each k's draws at about k / d of that fit's cost (at least a
         # quarter of it: a fit has a fixed cost)
         per_fold = plan.n_features + draws * sum(max(k, plan.n_features / 4) for k in plan.ks)
-        return len(plan.splits) * per_fold * per_column
+        return folds * per_fold * per_column
 
-    draws = n_random
-    while draws > 1 and references(draws) > REFERENCE_SHARE * (plan.deadline - time.time()):
+    draws, folds = n_random, len(plan.splits)
+
+    def too_long() -> bool:
+        return references(draws, folds) > REFERENCE_SHARE * (plan.deadline - time.time())
+
+    while draws > 1 and too_long():
         draws = max(1, draws // 2)
     if draws < n_random:
         plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
+    while folds > MIN_FOLDS and too_long():
+        folds -= 1
+    _keep_folds(plan, folds, [])
     return draws
+
+
+def _keep_folds(plan: Plan, folds: int, records: list | None) -> None:
+    """Keep the first ``folds`` folds (with a note), and only their records: every row is
+    compared on the same folds."""
+    if folds >= len(plan.splits):
+        return
+    plan.notes.append(f"folds: {folds} of {len(plan.splits)}, to fit the budget")
+    del plan.splits[folds:]
+    if records is not None:
+        records[:] = [r for r in records if r[1] < folds]
 
 
 def plan_budget(
@@ -182,10 +207,12 @@ def plan_budget(
 ) -> list[str]:
     """Fit the rankers to the budget before running them (the references have run): one probe
     each on the first fold's training rows gives their cost per fold; the repeated folds are
-    lowered (the references' records of the folds dropped go too), then the costliest rankers
-    left out, until the rankers fit in the time left less what the wrappers kept by
-    :func:`probe_wrappers` need at their cheapest setting (at most 40 % of it; 40 % when a
-    wrapper was not probed) and a margin for the refits.  Returns the rankers kept."""
+    lowered, then the folds of the first repetition down to MIN_FOLDS (the references' records
+    of the folds dropped go too), then the costliest rankers left out (and the folds raised
+    again as far as the rankers kept allow), until the rankers fit in the time left less what
+    the wrappers kept by :func:`probe_wrappers` need at their cheapest setting (at most 40 % of
+    it; 40 % when a wrapper was not probed) and a margin for the refits.  Returns the rankers
+    kept."""
     if plan.deadline is None:
         return rankers
     tr, te = plan.splits[0]
@@ -278,7 +305,9 @@ def plan_budget(
         return folds * sum(cost_of[m] for m in kept)
 
     while folds > cv and cost() > allowed:
-        folds -= cv
+        folds -= cv  # a whole repetition first
+    while folds > MIN_FOLDS and cost() > allowed:
+        folds -= 1
     while kept and cost() > allowed:
         dropped = max(kept, key=cost_of.get)
         kept.remove(dropped)
@@ -287,6 +316,9 @@ def plan_budget(
             f"{dropped} left out for the budget: about {folds * cost_of[dropped]:.0f} s on "
             f"{folds} folds (one fold's fit: {cost_of[dropped]:.1f} s)"
         )
+    # the rankers kept may afford more folds than the ones dropped left room for
+    while kept and folds < len(plan.splits) and (folds + 1) * cost() / folds <= allowed:
+        folds += 1
     failed = [
         m
         for m in rankers
@@ -295,14 +327,7 @@ def plan_budget(
     for m in rankers:
         if m not in failed and (m not in cost_of or not np.isfinite(cost_of[m])):
             plan.notes.append(f"{m} left out for the budget: its trial fit did not finish in time")
-    if folds < len(plan.splits):
-        plan.notes.append(
-            f"folds: {folds // cv} repetition(s) of the {cv} folds instead of "
-            f"{len(plan.splits) // cv}, to fit the budget"
-        )
-        del plan.splits[folds:]
-        if records is not None:  # every row is compared on the same folds
-            records[:] = [r for r in records if r[1] < folds]
+    _keep_folds(plan, folds, records)
     return kept
 
 
@@ -400,31 +425,33 @@ def score_deferred_rankers(plan: Plan, records: list) -> None:
         score_rankers(plan, [m], records)
 
 
-def _probe_rows(plan: Plan) -> tuple[np.ndarray, np.ndarray] | None:
-    """Two nested row subsamples of the first fold's training rows (PROBE_ROWS / 2 and
-    PROBE_ROWS rows, each label value in its share), or None when the fold is no larger."""
+def _probe_rows(plan: Plan) -> tuple[np.ndarray, ...] | None:
+    """Nested row subsamples of the first fold's training rows (PROBE_ROWS / 4, PROBE_ROWS / 2
+    and PROBE_ROWS rows, each label value in its share), or None when the fold is no larger."""
     tr0, _ = plan.splits[0]
     if tr0.size <= PROBE_ROWS:
         return None
     rng = np.random.RandomState(plan.seeds[0])
     order = rng.permutation(tr0.size)
-    # stratified: the rows of each label value keep their share in both subsamples
+    # stratified: the rows of each label value keep their share in every subsample
     y0 = plan.y[tr0][order]
     ranks = np.empty(tr0.size)
     for value in np.unique(y0):
         where = np.flatnonzero(y0 == value)
         ranks[where] = (np.arange(where.size) + 0.5) / where.size
     by_rank = order[np.argsort(ranks, kind="stable")]
-    return np.sort(tr0[by_rank[: PROBE_ROWS // 2]]), np.sort(tr0[by_rank[:PROBE_ROWS]])
+    return tuple(np.sort(tr0[by_rank[: PROBE_ROWS // part]]) for part in (4, 2, 1))
 
 
 def _wrapper_probe(plan: Plan, m: str):
     """A wrapper's probe: fits on the first fold's training rows at the given settings, timed,
     and the factor that turns it into the whole run (folds and ks).  On a fold of more than
-    PROBE_ROWS rows the probe fits two nested row subsamples (half and all of PROBE_ROWS) and
-    extrapolates to the fold's rows along the power law through the two times (exponent
-    clipped to [1, 2.5]): a wrapper whose cost grows faster than the rows (GKF-PUAL) is not
-    fitted on every row just to learn that it cannot run.  A probe made by the plan is not
+    PROBE_ROWS rows the probe fits nested row subsamples (a quarter, half and all of
+    PROBE_ROWS) and extrapolates to the fold's rows along the power law through the last two
+    times (exponent clipped to [1, 2.5]): a wrapper whose cost grows faster than the rows
+    (GKF-PUAL) is not fitted on every row just to learn that it cannot run.  ``probe(trial,
+    limit)`` stops early when a fit's time, scaled linearly to the fold's rows (a lower bound),
+    already exceeds ``limit`` seconds, and returns that bound.  A probe made by the plan is not
     repeated: its time is read back for the same settings."""
     tr0, _ = plan.splits[0]
     ks = plan.ks
@@ -447,19 +474,40 @@ def _wrapper_probe(plan: Plan, m: str):
         build.fit(plan.X[np.ix_(rows, cols)], plan.y[rows])
         return time.perf_counter() - t0
 
-    def probe(trial: dict) -> float:
+    def warm_up(trial: dict) -> None:
+        # a first fit on a few rows and columns compiles what the wrapper compiles (numba:
+        # FSCPU's loops take about 18 s on a fresh install), so that the timed probe measures
+        # the work only; it may fail on so few rows (the timed probe then says why)
+        rows = tr0[np.argsort(plan.y[tr0], kind="stable")]
+        rows = np.unique(np.concatenate([rows[:_WARM_UP_ROWS], rows[-_WARM_UP_ROWS:]]))
+        try:
+            METHODS[m].build(1, trial, plan.prior, plan.seeds[0]).fit(
+                plan.X[np.ix_(rows, cols[:_WARM_UP_COLUMNS])], plan.y[rows]
+            )
+        except Exception:
+            pass
+
+    def extrapolated(trial: dict, limit: float) -> float:
+        if subsamples is None:
+            return fit_seconds(trial, tr0)
+        times = []
+        for rows in subsamples:
+            times.append(fit_seconds(trial, rows))
+            lower = times[-1] * (tr0.size / rows.size) * scale
+            if lower > limit:  # too slow even if it grew only linearly: no larger fit
+                return lower / scale
+        growth = np.log(max(times[-1], 1e-6) / max(times[-2], 1e-6)) / np.log(2.0)
+        exponent = 1.0
+        if times[-1] >= _LINEAR_BELOW:
+            exponent = float(np.clip(growth, *_GROWTH_EXPONENT))
+        return times[-1] * (tr0.size / subsamples[-1].size) ** exponent
+
+    def probe(trial: dict, limit: float = np.inf) -> float:
         key = repr(sorted(trial.items()))
         if key not in timed:
-            if subsamples is None:
-                seconds = fit_seconds(trial, tr0)
-            else:
-                half, full = (fit_seconds(trial, rows) for rows in subsamples)
-                growth = np.log(max(full, 1e-6) / max(half, 1e-6)) / np.log(2.0)
-                exponent = 1.0
-                if full >= _LINEAR_BELOW:
-                    exponent = float(np.clip(growth, *_GROWTH_EXPONENT))
-                seconds = full * (tr0.size / subsamples[1].size) ** exponent
-            timed[key] = seconds * scale
+            if not timed:  # the wrapper's first probe
+                warm_up(trial)
+            timed[key] = extrapolated(trial, limit) * scale
         return timed[key]
 
     return probe, fits_per_unit
@@ -499,7 +547,7 @@ def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
             cheapest[spec.budget_param] = spec.budget_range[0]
         probe, fits_per_unit = _wrapper_probe(plan, m)
         try:
-            need = probe(cheapest) * fits_per_unit
+            need = probe(cheapest, left / fits_per_unit) * fits_per_unit
         except Exception as exc:  # as a failed fold: left out, with why
             plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
             continue

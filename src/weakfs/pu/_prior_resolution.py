@@ -18,6 +18,7 @@ overlap of the columns chosen there with those chosen at the prior used).
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +44,9 @@ LABELED_SHARE_MARGIN = 0.01
 #: boosted trees, whose cost grows with rows x columns) and more columns than this is screened
 #: to this many before the estimate
 PRIOR_SCREEN_COLUMNS = 500
+#: bootstrap resamples of the prior's interval, and the fewest a time limit may leave
+N_BOOTSTRAP = 100
+MIN_BOOTSTRAP = 10
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ def resolve_class_prior(
     unlabeled: str = "all",
     interval: bool = False,
     screen: bool = False,
+    interval_seconds: float | None = None,
     random_state=None,
 ) -> ResolvedPrior:
     """The class prior a PU method uses: ``prior`` itself, or the estimate for ``"auto"``.
@@ -144,6 +149,10 @@ def resolve_class_prior(
         0.499); on PCMAC (1,943 x 3,289) 0.451 instead of 0.563 (true 0.505).  What
         ``weakfs compare`` and ``weakfs select`` use; the estimators' own ``"auto"`` reads
         every column.
+    interval_seconds : float or None, default=None
+        Time the interval may take (a comparison's budget): the point estimate is timed
+        first, and the interval's bootstrap resamples (100 at most) are as many as fit; when
+        fewer than 10 fit, no interval, and ``no_interval`` says so.  None: 100 resamples.
     random_state : int, RandomState or None
         Seed of the estimate (the point estimate is the same with or without the interval).
 
@@ -174,14 +183,29 @@ def resolve_class_prior(
         "random_state": random_state,
     }
     ends, confidence, wide, why_none = None, None, False, None
+    n_bootstrap = N_BOOTSTRAP
+    if interval and fewest >= MIN_ROWS_FOR_INTERVAL and interval_seconds is not None:
+        start = time.perf_counter()
+        value = float(_estimate_class_prior(X, s, **settings))
+        per_estimate = max(time.perf_counter() - start, 1e-6)
+        # the interval's call estimates the point again, then each resample
+        n_bootstrap = min(N_BOOTSTRAP, int(interval_seconds / per_estimate) - 1)
+        if n_bootstrap < MIN_BOOTSTRAP:
+            interval = False
+            why_none = (
+                f"no interval: the budget leaves time for {max(n_bootstrap, 0)} bootstrap "
+                f"resamples of about {per_estimate:.1f} s each ({MIN_BOOTSTRAP} needed)"
+            )
     if interval and fewest >= MIN_ROWS_FOR_INTERVAL:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", WidePriorIntervalWarning)
-            estimate = _estimate_class_prior(X, s, **settings, return_interval=True)
+            estimate = _estimate_class_prior(
+                X, s, **settings, return_interval=True, n_bootstrap=n_bootstrap
+            )
         value = float(estimate.prior)
         ends = (float(estimate.low), float(estimate.high))
         confidence, wide = float(estimate.confidence), bool(estimate.is_wide)
-    else:
+    elif why_none is None:
         value = float(_estimate_class_prior(X, s, **settings))
         if interval:
             why_none = (
