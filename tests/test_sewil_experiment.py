@@ -314,6 +314,23 @@ def test_subset_report_on_a_made_up_table():
     assert subset_section(table) == ""
 
 
+def test_size_rows_correlate_a_subsets_size_with_its_shortfall():
+    from weakfs.experiments.sewil._subset_report import size_rows
+
+    seeds = np.arange(12)
+    size = 30 + 2 * seeds  # larger subsets lose less: Δ = -0.06 + 0.004 * seed
+    fsga = pd.DataFrame(
+        {"dataset": "Isolet", "seed": seeds, "method": "fsga", "n_features": size,
+         "acc_u": 0.78 + 0.004 * seeds}
+    )  # fmt: skip
+    every = fsga.assign(method="sla-all", n_features=617, acc_u=0.84)
+    rows = size_rows(pd.concat([fsga, every], ignore_index=True)).set_index("dataset")
+    assert rows.at["Isolet", "Spearman (d', Δ)"] == 1.0 and rows.at["Isolet", "subsets"] == 12
+    assert rows.at["Isolet", "mean Δ, smallest third"] == round(-0.06 + 0.004 * 1.5, 3)
+    assert rows.at["Isolet", "mean Δ, largest third"] == round(-0.06 + 0.004 * 9.5, 3)
+    assert size_rows(pd.concat([fsga[:9], every], ignore_index=True)).empty  # under 10
+
+
 def test_tb_printed_report_helpers_on_a_made_up_table():
     from weakfs.experiments.sewil._arms_report import (
         tb_printed_conclusion,

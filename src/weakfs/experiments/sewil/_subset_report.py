@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from weakfs.experiments._report import markdown_table, mean_sd, paper_verdict
 from weakfs.experiments.sewil._paper import PAPER_T34
@@ -17,7 +18,7 @@ from weakfs.experiments.sewil._protocol import (
     VOTES_METHOD,
 )
 
-__all__ = ["subset_rows", "subset_section", "subset_summary", "top_m_frame"]
+__all__ = ["size_rows", "subset_rows", "subset_section", "subset_summary", "top_m_frame"]
 
 #: the top-m rows of the fsga-votes cells, as methods of their own
 TOP_M_METHODS = {rule: f"fsga-top-{rule}" for rule in TOP_M_RULES}
@@ -106,6 +107,39 @@ def subset_summary(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def size_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Does the subset lose for its size?  Per dataset with at least 10 FSGA subsets (SEW-IL's
+    and the arms', one per split, top-m rows excluded: their size is set, not searched) on
+    splits ``sla-all`` ran: Spearman's correlation between d' and the split's ACC-U difference
+    to ``sla-all``, and the mean difference in the smallest and the largest third of d'."""
+    every = table[table["method"] == SLA_ALL_METHOD].set_index(["dataset", "seed"])["acc_u"]
+    searched = ["fsga", *ARM_METHODS, "fsga_lenmut"]
+    own = table[table["method"].isin(searched)].set_index(["dataset", "seed"])
+    own = own[own.index.isin(every.index)]
+    rows = []
+    for ds in [d for d in SPLITS if d in set(own.index.get_level_values(0))]:
+        cells = own.loc[[ds]]
+        if len(cells) < 10:
+            continue
+        size = cells["n_features"].to_numpy(dtype=float)
+        delta = cells["acc_u"].to_numpy(dtype=float) - every.loc[cells.index].to_numpy(float)
+        order = np.argsort(size, kind="stable")
+        third = len(order) // 3
+        rho, p = spearmanr(size, delta)
+        rows.append(
+            {
+                "dataset": ds,
+                "subsets": len(cells),
+                "d' range": f"{int(size.min())}–{int(size.max())}",
+                "Spearman (d', Δ)": round(float(rho), 2),
+                "p": float(f"{p:.2g}"),
+                "mean Δ, smallest third": round(float(delta[order[:third]].mean()), 3),
+                "mean Δ, largest third": round(float(delta[order[-third:]].mean()), 3),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _sla_all_vs_paper(table: pd.DataFrame) -> pd.DataFrame:
     """``sla-all`` per dataset against the paper's SEW-IL (its ACC-U and ACC-T) and SEW-IL's
     own cells on the same splits."""
@@ -159,6 +193,18 @@ def subset_section(table: pd.DataFrame) -> str:
             + markdown_table(rows.drop(columns=["_method", "_at_least"]))
             + "\n\n"
             + markdown_table(summary)
+            + "\n"
+        )
+    sizes = size_rows(table)
+    if not sizes.empty:
+        parts.append(
+            "Does the subset lose for its size? Every searched subset (SEW-IL's and the arms', "
+            "one per split) against `sla-all` on its split: Spearman's correlation between its "
+            "size d' and its ACC-U difference Δ, and the mean Δ among the smallest and the "
+            "largest third of the subsets by d' (ties by order of the cells). A positive "
+            "correlation with Δ still negative in the largest third says that larger subsets "
+            "lose less but that size alone does not close the gap.\n\n"
+            + markdown_table(sizes)
             + "\n"
         )
     return "\n".join(parts)
