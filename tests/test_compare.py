@@ -185,7 +185,7 @@ def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(
     train = np.arange(2400)
     plan = SimpleNamespace(
         X=X, y=y, n_features=40, splits=[(train, None)] * 3, seeds=[0], ks=[2, 4],
-        wrapper_probes={}, probe_pool=None, prior=0.3,
+        wrapper_probes={}, probe_pool=None, prior=0.3, warmed=set(),
     )  # fmt: skip
     probe, fits_per_unit = _steps._wrapper_probe(plan, "fake")
     probe({"n_iter": 10})

@@ -110,6 +110,8 @@ class Plan:
     wrapper_probes: dict = field(default_factory=dict)
     #: the first fold's columns the probes sample from, in a random order (set on first use)
     probe_pool: np.ndarray | None = None
+    #: wrappers whose warm-up fit has run (:func:`warm_up_wrapper`)
+    warmed: set = field(default_factory=set)
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
@@ -443,6 +445,26 @@ def _probe_rows(plan: Plan) -> tuple[np.ndarray, ...] | None:
     return tuple(np.sort(tr0[by_rank[: PROBE_ROWS // part]]) for part in (4, 2, 1))
 
 
+def warm_up_wrapper(plan: Plan, m: str, trial: dict) -> None:
+    """A wrapper's first fit, on a few rows and columns, untimed and once: it compiles what the
+    wrapper compiles (numba: FSCPU's loops take about 18 s on a fresh install), so that a
+    timed probe measures the work only, and the time left for the wrapper is read after it.
+    It may fail on so few rows (the timed probe then says why)."""
+    if m in plan.warmed:
+        return
+    plan.warmed.add(m)
+    tr0, _ = plan.splits[0]
+    rows = tr0[np.argsort(plan.y[tr0], kind="stable")]
+    rows = np.unique(np.concatenate([rows[:_WARM_UP_ROWS], rows[-_WARM_UP_ROWS:]]))
+    cols = np.sort(_probe_columns(plan)[:_WARM_UP_COLUMNS])
+    try:
+        METHODS[m].build(1, trial, plan.prior, plan.seeds[0]).fit(
+            plan.X[np.ix_(rows, cols)], plan.y[rows]
+        )
+    except Exception:
+        pass
+
+
 def _wrapper_probe(plan: Plan, m: str):
     """A wrapper's probe: fits on the first fold's training rows at the given settings, timed,
     and the factor that turns it into the whole run (folds and ks).  On a fold of more than
@@ -474,19 +496,6 @@ def _wrapper_probe(plan: Plan, m: str):
         build.fit(plan.X[np.ix_(rows, cols)], plan.y[rows])
         return time.perf_counter() - t0
 
-    def warm_up(trial: dict) -> None:
-        # a first fit on a few rows and columns compiles what the wrapper compiles (numba:
-        # FSCPU's loops take about 18 s on a fresh install), so that the timed probe measures
-        # the work only; it may fail on so few rows (the timed probe then says why)
-        rows = tr0[np.argsort(plan.y[tr0], kind="stable")]
-        rows = np.unique(np.concatenate([rows[:_WARM_UP_ROWS], rows[-_WARM_UP_ROWS:]]))
-        try:
-            METHODS[m].build(1, trial, plan.prior, plan.seeds[0]).fit(
-                plan.X[np.ix_(rows, cols[:_WARM_UP_COLUMNS])], plan.y[rows]
-            )
-        except Exception:
-            pass
-
     def extrapolated(trial: dict, limit: float) -> float:
         if subsamples is None:
             return fit_seconds(trial, tr0)
@@ -505,8 +514,7 @@ def _wrapper_probe(plan: Plan, m: str):
     def probe(trial: dict, limit: float = np.inf) -> float:
         key = repr(sorted(trial.items()))
         if key not in timed:
-            if not timed:  # the wrapper's first probe
-                warm_up(trial)
+            warm_up_wrapper(plan, m, trial)
             timed[key] = extrapolated(trial, limit) * scale
         return timed[key]
 
@@ -575,6 +583,9 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
                     "little to try it"
                 )
                 continue
+            if not probed:  # its compiling fit first: the time left is read after it
+                warm_up_wrapper(plan, m, settings)
+                share = _BUDGET_SHARE * (plan.deadline - time.time()) / (len(wrappers) - i)
             probe, fits_per_unit = _wrapper_probe(plan, m)
             try:
                 settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
