@@ -146,8 +146,8 @@ REFERENCE_SHARE = 0.3
 #: the fewest folds a budget lowers the folds to (of the first repetition: every row is scored
 #: on the same folds, and fewer folds give wider intervals, so a larger top group)
 MIN_FOLDS = 3
-#: rows of a wrapper's probe fit on a larger fold (and half of them for the second probe), and
-#: the range of the power of the rows its time is extrapolated with
+#: rows of a wrapper's largest probe fit on a larger fold (a quarter and half of them before
+#: it), and the range of the power of the rows its time is extrapolated with
 PROBE_ROWS = 1000
 _GROWTH_EXPONENT = (1.0, 2.5)
 #: rows of each label value (the lowest and highest) and columns of a wrapper's warm-up fit
@@ -189,7 +189,7 @@ def plan_references(plan: Plan, n_random: int) -> int:
         plan.notes.append(f"random reference: {draws} draw(s) per fold and k to fit the budget")
     while folds > MIN_FOLDS and too_long():
         folds -= 1
-    _keep_folds(plan, folds, [])
+    _keep_folds(plan, folds, None)  # nothing scored yet
     return draws
 
 
@@ -445,6 +445,15 @@ def _probe_rows(plan: Plan) -> tuple[np.ndarray, ...] | None:
     return tuple(np.sort(tr0[by_rank[: PROBE_ROWS // part]]) for part in (4, 2, 1))
 
 
+def _cheapest(m: str) -> dict:
+    """A wrapper's default settings at the low end of its budgeted parameter."""
+    spec = METHODS[m]
+    settings = dict(spec.settings)
+    if spec.budget_param is not None:
+        settings[spec.budget_param] = spec.budget_range[0]
+    return settings
+
+
 def warm_up_wrapper(plan: Plan, m: str, trial: dict) -> None:
     """A wrapper's first fit, on a few rows and columns, untimed and once: it compiles what the
     wrapper compiles (numba: FSCPU's loops take about 18 s on a fresh install), so that a
@@ -549,13 +558,9 @@ def probe_wrappers(plan: Plan, wrappers: list[str]) -> list[str]:
             kept.append(m)  # probed, if at all, when its turn comes
             continue
         left = _BUDGET_SHARE * (plan.deadline - time.time())
-        spec = METHODS[m]
-        cheapest = dict(spec.settings)
-        if spec.budget_param is not None:
-            cheapest[spec.budget_param] = spec.budget_range[0]
         probe, fits_per_unit = _wrapper_probe(plan, m)
         try:
-            need = probe(cheapest, left / fits_per_unit) * fits_per_unit
+            need = probe(_cheapest(m), left / fits_per_unit) * fits_per_unit
         except Exception as exc:  # as a failed fold: left out, with why
             plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
             continue
@@ -584,7 +589,7 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
                 )
                 continue
             if not probed:  # its compiling fit first: the time left is read after it
-                warm_up_wrapper(plan, m, settings)
+                warm_up_wrapper(plan, m, _cheapest(m))
                 share = _BUDGET_SHARE * (plan.deadline - time.time()) / (len(wrappers) - i)
             probe, fits_per_unit = _wrapper_probe(plan, m)
             try:

@@ -28,6 +28,7 @@ import numpy as np
 from weakfs._labels import check_pu_labels
 from weakfs._screen import screen_columns
 from weakfs.pu._prior import (
+    MIN_BOOTSTRAP,
     MIN_ROWS_FOR_INTERVAL,
     SMALL_TABLE_ROWS,
     WidePriorIntervalWarning,
@@ -44,9 +45,9 @@ LABELED_SHARE_MARGIN = 0.01
 #: boosted trees, whose cost grows with rows x columns) and more columns than this is screened
 #: to this many before the estimate
 PRIOR_SCREEN_COLUMNS = 500
-#: bootstrap resamples of the prior's interval, and the fewest a time limit may leave
+#: bootstrap resamples of the prior's interval (a time limit may leave fewer, down to
+#: estimate_class_prior's MIN_BOOTSTRAP)
 N_BOOTSTRAP = 100
-MIN_BOOTSTRAP = 10
 
 
 @dataclass(frozen=True)
