@@ -331,6 +331,38 @@ def test_size_rows_correlate_a_subsets_size_with_its_shortfall():
     assert size_rows(pd.concat([fsga[:9], every], ignore_index=True)).empty  # under 10
 
 
+def test_oracle_criterion_is_the_out_of_bag_error_against_the_truth():
+    from weakfs.experiments.sewil._cells import TruthOOBError
+    from weakfs.semi_supervised import ForestEvidence
+
+    oob = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [np.nan, np.nan]])
+    pseudo = np.array([0, 1, 0, 1])  # the criterion must not read these
+    evidence = ForestEvidence(oob, pseudo, np.array([True, False, False, False]))
+    # row 3 was never out of bag; of rows 0-2 the truth disagrees with the vote on row 2
+    assert TruthOOBError(np.array([0, 1, 1, 0]))(evidence) == pytest.approx(1 / 3)
+    with pytest.raises(ValueError, match="every training row pseudo-labeled"):
+        TruthOOBError(np.array([0, 1, 1]))(evidence)
+
+
+def test_oracle_rows_compare_the_truth_guided_subset_on_test_rows():
+    from weakfs.experiments.sewil._subset_report import oracle_conclusion, oracle_rows
+
+    base = {"dataset": "Coil20", "n_features": 40}
+    rows = []
+    for seed in range(3):
+        rows.append({**base, "seed": seed, "method": "fsga", "acc_u": 0.90, "acc_t": 0.90})
+        rows.append({**base, "seed": seed, "method": "sla-all", "acc_u": 0.94, "acc_t": 0.93})
+        rows.append(
+            {**base, "seed": seed, "method": "fsga-oracle", "acc_u": 0.97, "acc_t": 0.91}
+        )
+    rows.append({**base, "seed": 3, "method": "fsga-oracle", "acc_u": 0.99, "acc_t": 0.99})
+    out = oracle_rows(pd.DataFrame(rows)).set_index("dataset")
+    assert out.at["Coil20", "splits"] == 3  # split 3 has no fsga / sla-all cell
+    assert out.at["Coil20", "oracle Δ ACC-T vs sla-all"] == -0.02  # ACC-T, not ACC-U
+    assert "reaches `sla-all`'s ACC-T on 0 of 1" in oracle_conclusion(out.reset_index())
+    assert "not in the criterion" in oracle_conclusion(out.reset_index())
+
+
 def test_tb_printed_report_helpers_on_a_made_up_table():
     from weakfs.experiments.sewil._arms_report import (
         tb_printed_conclusion,

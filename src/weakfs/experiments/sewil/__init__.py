@@ -15,11 +15,13 @@ Cells are (table, dataset, method, seed):
 
 Only when asked for with ``--methods``: ``fsga_lenmut`` and ``fsga_best`` (Table 3 variants); the
 FSGA arms ``fsga-cbil``, ``fsga-cbil-beta``, ``fsga-cb``, ``fsga-oob``, ``fsga-lenmut-bounded``,
-``fsga-lenmut-unbounded``, ``fsga-cbil-labels`` (one wrapper choice changed per arm, recording
-the criterion value and the pseudo-labels' accuracy); ``criteria-tb-printed`` (Table 2's subsets
-with the transductive bound as printed); ``sla-all`` (self-learning on every feature, no
-selection) and ``fsga-votes`` (the ``fsga`` cell's selector recording its final votes, scored
-at the top-m features by votes: rows ``fsga-top-own``, ``fsga-top-paper``, ``fsga-top-d23``).
+``fsga-lenmut-unbounded``, ``fsga-cbil-labels`` (one wrapper choice changed per arm, recording the
+criterion value and the pseudo-labels' accuracy) and the diagnostic ``fsga-oracle`` (the criterion:
+out-of-bag error against the true labels, the unlabeled rows' hidden ones included);
+``criteria-tb-printed`` (Table 2's subsets with the transductive bound as printed); ``sla-all``
+(self-learning on every feature, no selection) and ``fsga-votes`` (the ``fsga`` cell's selector
+recording its final votes, scored at the top-m features by votes: rows ``fsga-top-own``,
+``fsga-top-paper``, ``fsga-top-d23``).
 
 Options (``--set key=value``): ``n_jobs`` (inside a cell, default 1), ``n_estimators`` (default
 200), ``tables`` (e.g. ``t3,t4``; default all three), ``runs_by_method`` (e.g. ``rlsr:20,sfs:20``:

@@ -20,6 +20,7 @@ from weakfs.experiments.sewil._protocol import (
     EXTRA_METHODS,
     FSGA_ARMS,
     METHODS,
+    ORACLE_METHOD,
     SLA_ALL_METHOD,
     SPLITS,
     SUBSET_METHODS,
@@ -197,16 +198,44 @@ def _criteria_cell(
     return res
 
 
-def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict):
-    """The selector of one FSGA arm: SEW-IL's FSGA (vote output) with the arm's criterion;
-    ``fsga-lenmut-bounded`` adds the length mutation bounded to ``floor(n0 / 4)`` features per
-    change (``n0 = floor(sqrt(d))``, at least 1), ``fsga-lenmut-unbounded`` the unbounded one."""
+class TruthOOBError:
+    """The oracle arm's criterion: out-of-bag error against the true labels of the training rows.
+
+    Not a method (it reads the hidden labels of the unlabeled rows): it shows what FSGA's search
+    returns when its criterion ranks subsets as well as the truth can through one forest fit on
+    the (pseudo-)labels. ``y_true_codes``: every training row's true class index, in the order
+    of the rows given to the selector; the selector must pseudo-label every row (it trains the
+    subsets' forests on the pseudo-labeled rows only, so that their order is the rows' order).
+    """
+
+    name = "oob-truth"
+    needs_unlabeled_votes = False
+
+    def __init__(self, y_true_codes: np.ndarray):
+        self.y_true_codes = np.asarray(y_true_codes, dtype=np.intp)
+
+    def __call__(self, evidence) -> float:
+        if len(evidence.y_train) != len(self.y_true_codes):
+            raise ValueError(
+                "the oracle needs every training row pseudo-labeled: "
+                f"{len(evidence.y_train)} of {len(self.y_true_codes)} are"
+            )
+        ok = evidence.valid()
+        pred = evidence.oob_votes[ok].argmax(axis=1)
+        return float(np.mean(pred != self.y_true_codes[ok]))
+
+
+def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict, criterion=None):
+    """The selector of one FSGA arm: SEW-IL's FSGA (vote output) with the arm's criterion
+    (``criterion`` overrides it: the oracle's needs the labels); ``fsga-lenmut-bounded`` adds
+    the length mutation bounded to ``floor(n0 / 4)`` features per change (``n0 =
+    floor(sqrt(d))``, at least 1), ``fsga-lenmut-unbounded`` the unbounded one."""
     from weakfs.semi_supervised import SEWILSelector
 
     bounded = method == "fsga-lenmut-bounded"
     n0 = int(np.floor(np.sqrt(d)))
     return SEWILSelector(
-        criterion=FSGA_ARMS[method],
+        criterion=FSGA_ARMS[method] if criterion is None else criterion,
         search="fsga",
         length_mutation=bounded or method == "fsga-lenmut-unbounded",
         max_length_change=max(1, n0 // 4) if bounded else None,
@@ -326,6 +355,12 @@ def run_cell(cell: dict) -> dict:
             n_jobs=n_jobs,
             **quick_ga,
         )
+    elif method == ORACLE_METHOD:
+        # the selector's class codes are y's values only when every class has a labeled row
+        if not np.array_equal(np.unique(y_semi[y_semi >= 0]), np.unique(y_true)):
+            raise ValueError("the oracle needs a labeled row of every class")
+        oracle = TruthOOBError(y_true)
+        sel = _fsga_arm(method, X.shape[1], seed, n_est, n_jobs, quick_ga, criterion=oracle)
     elif method in FSGA_ARMS:
         sel = _fsga_arm(method, X.shape[1], seed, n_est, n_jobs, quick_ga)
     elif method == "rlsr":

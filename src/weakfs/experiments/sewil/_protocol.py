@@ -31,7 +31,10 @@ CRITERIA_ORDER = ["oob", "tb", "cb", "cbil"]
 # fsga-cbil = the committed fsga cells (same selector), recording more; fsga-lenmut-bounded =
 # CBIL with the length mutation bounded to floor(floor(sqrt(d)) / 4) features per change;
 # fsga-lenmut-unbounded = with the paper's length mutation as described (no bound); fsga-cbil-
-# labels = CBIL with the margins read at the training rows' own (pseudo-)labels
+# labels = CBIL with the margins read at the training rows' own (pseudo-)labels; fsga-oracle =
+# a diagnostic, not a method: the out-of-bag error against the *true* labels of every training
+# row (the unlabeled rows' hidden ones included), the best any criterion could tell this search
+ORACLE_METHOD = "fsga-oracle"
 FSGA_ARMS = {
     "fsga-cbil": "cbil",
     "fsga-cbil-beta": "cbil-beta",
@@ -40,6 +43,7 @@ FSGA_ARMS = {
     "fsga-lenmut-bounded": "cbil",
     "fsga-lenmut-unbounded": "cbil",
     "fsga-cbil-labels": "cbil-labels",
+    ORACLE_METHOD: "oob-truth",
 }
 ARM_METHODS = list(FSGA_ARMS)
 # where the selected subset loses (run only when asked for with --methods): self-learning on

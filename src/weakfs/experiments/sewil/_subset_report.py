@@ -12,13 +12,21 @@ from weakfs.experiments._report import markdown_table, mean_sd, paper_verdict
 from weakfs.experiments.sewil._paper import PAPER_T34
 from weakfs.experiments.sewil._protocol import (
     ARM_METHODS,
+    ORACLE_METHOD,
     SLA_ALL_METHOD,
     SPLITS,
     TOP_M_RULES,
     VOTES_METHOD,
 )
 
-__all__ = ["size_rows", "subset_rows", "subset_section", "subset_summary", "top_m_frame"]
+__all__ = [
+    "oracle_rows",
+    "size_rows",
+    "subset_rows",
+    "subset_section",
+    "subset_summary",
+    "top_m_frame",
+]
 
 #: the top-m rows of the fsga-votes cells, as methods of their own
 TOP_M_METHODS = {rule: f"fsga-top-{rule}" for rule in TOP_M_RULES}
@@ -113,7 +121,8 @@ def size_rows(table: pd.DataFrame) -> pd.DataFrame:
     splits ``sla-all`` ran: Spearman's correlation between d' and the split's ACC-U difference
     to ``sla-all``, and the mean difference in the smallest and the largest third of d'."""
     every = table[table["method"] == SLA_ALL_METHOD].set_index(["dataset", "seed"])["acc_u"]
-    searched = ["fsga", *ARM_METHODS, "fsga_lenmut"]
+    # the oracle's subsets are searched with the truth: a diagnostic, not one of the wrapper's
+    searched = ["fsga", *[a for a in ARM_METHODS if a != ORACLE_METHOD], "fsga_lenmut"]
     own = table[table["method"].isin(searched)].set_index(["dataset", "seed"])
     own = own[own.index.isin(every.index)]
     rows = []
@@ -138,6 +147,61 @@ def size_rows(table: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def oracle_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset, on the splits ``fsga-oracle``, ``fsga`` and ``sla-all`` all ran: ACC-U and
+    ACC-T of each (mean ± sd), the oracle's d', and the oracle's mean ACC-T difference to
+    ``sla-all`` (ACC-T, on test rows no criterion saw, is the fair score here: the oracle's
+    criterion read the unlabeled rows' true labels, which ACC-U scores)."""
+    keyed = {
+        m: table[table["method"] == m].set_index(["dataset", "seed"])
+        for m in (ORACLE_METHOD, "fsga", SLA_ALL_METHOD)
+    }
+    shared = keyed[ORACLE_METHOD].index
+    for m in ("fsga", SLA_ALL_METHOD):
+        shared = shared.intersection(keyed[m].index)
+    rows = []
+    for ds in [d for d in SPLITS if d in set(shared.get_level_values(0))]:
+        keys = shared[shared.get_level_values(0) == ds]
+        row: dict = {"dataset": ds, "splits": len(keys)}
+        for m, name in ((ORACLE_METHOD, "oracle"), ("fsga", "SEW-IL"), (SLA_ALL_METHOD, "sla-all")):
+            cells = keyed[m].loc[keys]
+            for score, col in (("ACC-U", "acc_u"), ("ACC-T", "acc_t")):
+                row[f"{name} {score}"] = mean_sd(cells[col], digits=3)
+            if m == ORACLE_METHOD:
+                row["oracle d'"] = round(float(cells["n_features"].mean()), 1)
+        oracle_t = keyed[ORACLE_METHOD].loc[keys, "acc_t"].to_numpy(dtype=float)
+        every_t = keyed[SLA_ALL_METHOD].loc[keys, "acc_t"].to_numpy(dtype=float)
+        row["oracle Δ ACC-T vs sla-all"] = round(float(np.mean(oracle_t - every_t)), 3)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def oracle_conclusion(rows: pd.DataFrame) -> str:
+    """One sentence from :func:`oracle_rows`: on how many datasets the truth-guided search
+    reaches ``sla-all``'s ACC-T, and what that locates."""
+    if rows.empty:
+        return ""
+    reach = int((rows["oracle Δ ACC-T vs sla-all"] >= 0).sum())
+    n = len(rows)
+    if reach * 2 > n:
+        where = (
+            "subsets at least as good as all features exist within FSGA's reach, and a "
+            "criterion that ranks them as the truth does finds them: the gap lies in the "
+            "criterion's ranking of subsets, not in the search"
+        )
+    else:
+        where = (
+            "even a criterion that ranks subsets by the truth does not lead FSGA to a subset "
+            "as good as all features: the gap lies in the search and the subsets it can reach "
+            "(their size and the pseudo-labels the subsets' forests learn from), not in the "
+            "criterion"
+        )
+    return (
+        f"With the truth as its criterion, FSGA's subset reaches `sla-all`'s ACC-T on {reach} "
+        f"of {n} datasets: {where}."
+    )
 
 
 def _sla_all_vs_paper(table: pd.DataFrame) -> pd.DataFrame:
@@ -205,6 +269,20 @@ def subset_section(table: pd.DataFrame) -> str:
             "correlation with Δ still negative in the largest third says that larger subsets "
             "lose less but that size alone does not close the gap.\n\n"
             + markdown_table(sizes)
+            + "\n"
+        )
+    oracle = oracle_rows(table)
+    if not oracle.empty:
+        parts.append(
+            f"Is it the criterion or the search? `{ORACLE_METHOD}` is FSGA as in the `fsga` "
+            "cells with its criterion replaced by the out-of-bag error against the *true* labels "
+            "of every training row (the unlabeled rows' hidden labels included): a diagnostic, "
+            "not a method, the best ranking of subsets one forest fit on the pseudo-labels can "
+            "give the search. Its ACC-U is optimistic (its criterion read the labels ACC-U "
+            "scores); ACC-T, on the test rows, is not.\n\n"
+            + markdown_table(oracle)
+            + "\n\n"
+            + oracle_conclusion(oracle)
             + "\n"
         )
     return "\n".join(parts)
