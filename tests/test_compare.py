@@ -35,6 +35,18 @@ def test_leaderboard_has_the_references_and_the_columns_it_promises():
     assert set(good["features"]) <= {"x0", "x1", "x2"}
 
 
+def test_a_sparse_matrix_gives_the_same_board_as_its_dense_table():
+    from scipy import sparse
+
+    X, s, _ = _pu(2, n=200, d=6)
+    X[X < 0.5] = 0.0  # a bag-of-words-like table: mostly zeros
+    kwargs = dict(methods=["mrmr"], ks=[2], cv=3, n_random=2, prior=0.5, random_state=0)
+    dense = compare_selectors(X, s, **kwargs)
+    csr = compare_selectors(sparse.csr_matrix(X), s, **kwargs)
+    cols = ["method", "k", "score", "recommended"]
+    pd.testing.assert_frame_equal(dense[cols], csr[cols])
+
+
 def test_weak_label_ranking_agrees_with_the_hidden_truth():
     X, s, y = _pu(1, n=800, d=15)
     board = compare_selectors(

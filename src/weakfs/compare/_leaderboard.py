@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
 
 from weakfs._validation import spawn_seeds
@@ -72,6 +73,8 @@ def _label_kind(y) -> str:
 def _validate(X, y, methods, ks, budget, y_true):
     """``(X, names, y, kind, methods, ks, y_true)`` checked."""
     names = list(X.columns.astype(str)) if hasattr(X, "columns") else None
+    if sparse.issparse(X):  # the folds' models and several selectors read dense columns
+        X = X.toarray()
     X = X.to_numpy(dtype=float) if hasattr(X, "to_numpy") else np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0:
         raise ValueError(f"X must be a table with at least one column; got shape {X.shape}")
