@@ -352,15 +352,19 @@ def test_oracle_rows_compare_the_truth_guided_subset_on_test_rows():
     for seed in range(3):
         rows.append({**base, "seed": seed, "method": "fsga", "acc_u": 0.90, "acc_t": 0.90})
         rows.append({**base, "seed": seed, "method": "sla-all", "acc_u": 0.94, "acc_t": 0.93})
-        rows.append(
-            {**base, "seed": seed, "method": "fsga-oracle", "acc_u": 0.97, "acc_t": 0.91}
-        )
+        rows.append({**base, "seed": seed, "method": "fsga-oracle", "acc_u": 0.97, "acc_t": 0.91})
     rows.append({**base, "seed": 3, "method": "fsga-oracle", "acc_u": 0.99, "acc_t": 0.99})
     out = oracle_rows(pd.DataFrame(rows)).set_index("dataset")
     assert out.at["Coil20", "splits"] == 3  # split 3 has no fsga / sla-all cell
     assert out.at["Coil20", "oracle Δ ACC-T vs sla-all"] == -0.02  # ACC-T, not ACC-U
     assert "reaches `sla-all`'s ACC-T on 0 of 1" in oracle_conclusion(out.reset_index())
     assert "not in the criterion" in oracle_conclusion(out.reset_index())
+    assert out.at["Coil20", "oracle ACC-U vs paper"] == "above"  # paper: .941 ± .011
+    assert "stays below the paper" not in oracle_conclusion(out.reset_index())
+    low = oracle_rows(pd.DataFrame(rows).replace({"acc_u": {0.97: 0.90}}))
+    assert "stays below the paper's SEW-IL (by more than the paper's sd) on 1 of 1 (Coil20)" in (
+        oracle_conclusion(low)
+    )
 
 
 def test_tb_printed_report_helpers_on_a_made_up_table():
