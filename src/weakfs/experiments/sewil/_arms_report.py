@@ -177,6 +177,12 @@ def arms_section(table: pd.DataFrame) -> str:
     rows = arm_table(table)
     summary = arm_summary(table, rows)
     shown = rows.drop(columns=["_mean", "_rlsr"])
+    oracle = (
+        f"; `{ORACLE_METHOD}` a diagnostic, not a method: the out-of-bag error against the true "
+        "labels of every training row (see the section on the subset)"
+        if ORACLE_METHOD in set(table["method"])
+        else ""
+    )
     return (
         "### Why SEW-IL trails the paper: FSGA arms on the same splits\n\n"
         "Each arm changes one choice of the wrapper and keeps the rest (self-learning, FSGA with "
@@ -192,10 +198,9 @@ def arms_section(table: pd.DataFrame) -> str:
         "it (up to floor(sqrt(d)) / 2 features per change, down to one feature); "
         "`fsga-cbil-labels` CBIL with the margins read at each training row's own (true or "
         "pseudo-) label, the empirical C-bound of the augmented training set, instead of "
-        "weighted by the forest's votes (which never read the labels); "
-        f"`{ORACLE_METHOD}`, where run, a diagnostic and not a method: the out-of-bag error "
-        "against the true labels of every training row (see the section on the subset). "
-        "Criterion value: the "
+        "weighted by the forest's votes (which never read the labels)"
+        + oracle
+        + ". Criterion value: the "
         "arm's criterion on the subset it returns (lower is better; OOB: the error). "
         "Pseudo-label acc.: the self-learned labels "
         "of the unlabeled training rows the criterion's forests train on, against the hidden "
