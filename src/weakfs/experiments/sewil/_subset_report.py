@@ -177,6 +177,7 @@ def oracle_rows(table: pd.DataFrame) -> pd.DataFrame:
         paper = PAPER_T34["fsga"].get(ds, ("NA",))[0]
         row["paper SEW-IL ACC-U"] = paper
         row["oracle ACC-U vs paper"] = paper_verdict(keyed[ORACLE_METHOD].loc[keys, "acc_u"], paper)
+        row["SEW-IL ACC-U vs paper"] = paper_verdict(keyed["fsga"].loc[keys, "acc_u"], paper)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -202,13 +203,27 @@ def oracle_conclusion(rows: pd.DataFrame) -> str:
             "criterion"
         )
     below = rows.loc[rows["oracle ACC-U vs paper"] == "below", "dataset"].tolist()
+    reaches = {
+        who: int(rows[f"{who} ACC-U vs paper"].isin(("within", "above")).sum())
+        for who in ("oracle", "SEW-IL")
+    }
     paper = (
-        f" Its ACC-U, optimistic as it is, stays below the paper's SEW-IL (by more than the "
-        f"paper's sd) on {len(below)} of {n} ({', '.join(below)}): there no criterion brings "
-        "this search, with these pseudo-labels and this self-learning, to the paper's number."
-        if below
-        else ""
+        f" Against the paper: the oracle's ACC-U reaches the paper's SEW-IL (within its sd or "
+        f"above) on {reaches['oracle']} of {n} datasets, our SEW-IL's on the same splits on "
+        f"{reaches['SEW-IL']}"
     )
+    if reaches["oracle"] > reaches["SEW-IL"]:
+        paper += (
+            ": the paper's numbers lie within what this search reaches when its criterion "
+            "ranks subsets as the truth does (an optimistic ACC-U: the oracle read the labels "
+            "it scores), so against the paper the gap is the criterion's ranking of subsets"
+        )
+    if below:
+        paper += (
+            f"; on {', '.join(below)} even the oracle stays below the paper's number: there no "
+            "criterion brings this search, with these pseudo-labels and this self-learning, to it"
+        )
+    paper += "."
     return (
         f"With the truth as its criterion, FSGA's subset reaches `sla-all`'s ACC-T on {reach} "
         f"of {n} datasets: {where}.{paper}"
