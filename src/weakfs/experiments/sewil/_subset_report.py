@@ -173,7 +173,9 @@ def oracle_rows(table: pd.DataFrame) -> pd.DataFrame:
                 row["oracle d'"] = round(float(cells["n_features"].mean()), 1)
         oracle_t = keyed[ORACLE_METHOD].loc[keys, "acc_t"].to_numpy(dtype=float)
         every_t = keyed[SLA_ALL_METHOD].loc[keys, "acc_t"].to_numpy(dtype=float)
+        sewil_t = keyed["fsga"].loc[keys, "acc_t"].to_numpy(dtype=float)
         row["oracle Δ ACC-T vs sla-all"] = round(float(np.mean(oracle_t - every_t)), 3)
+        row["oracle Δ ACC-T vs SEW-IL"] = round(float(np.mean(oracle_t - sewil_t)), 3)
         paper = PAPER_T34["fsga"].get(ds, ("NA",))[0]
         row["paper SEW-IL ACC-U"] = paper
         row["oracle ACC-U vs paper"] = paper_verdict(keyed[ORACLE_METHOD].loc[keys, "acc_u"], paper)
@@ -213,10 +215,13 @@ def oracle_conclusion(rows: pd.DataFrame) -> str:
         f"{reaches['SEW-IL']}"
     )
     if reaches["oracle"] > reaches["SEW-IL"]:
+        ahead = int((rows["oracle Δ ACC-T vs SEW-IL"] > 0).sum())
         paper += (
             ": the paper's numbers lie within what this search reaches when its criterion "
-            "ranks subsets as the truth does (an optimistic ACC-U: the oracle read the labels "
-            "it scores), so against the paper the gap is the criterion's ranking of subsets"
+            "ranks subsets as the truth does. That ACC-U is optimistic (the oracle read the "
+            f"labels it scores); on the test rows, which it did not read, the oracle is ahead "
+            f"of our SEW-IL on {ahead} of {n} datasets, so part of that reach is the reading "
+            "of the scored labels and part a better ranking of subsets than CBIL's"
         )
     if below:
         paper += (
