@@ -17,7 +17,8 @@ Run:  python benchmarks/bench_compare.py [--skip-spambase]
    budget (the target is at most 1.15 times it).
 4. ``--truth``: the recommendation against the board's own true-label column (the model the
    board scores, trained on the weak labels, judged on the true labels of the test folds) on
-   PU tables (30 % of the positives labeled, SCAR, budget 2 minutes): per table, the truly best
+   PU tables (30 % of the positives labeled, SCAR, budget 2 minutes; ``--truth semi``: 5 % of
+   each class labeled, at least 3, as the benchmark's semi-5pc): per table, the truly best
    candidate (each method at its automatic k, and all features), the recommendation's shortfall,
    and the shortfall of other rules read from the same board (always all features; the highest
    score; the highest lower end of the interval).  The benchmark judges a selection otherwise
@@ -136,7 +137,19 @@ def _shortfalls(board) -> dict:
     }
 
 
-def truth_study() -> None:
+def _semi_labels(y_true: np.ndarray, share: float, seed: int) -> np.ndarray:
+    """A few labels per class (as the benchmark's semi-5pc): the share of each class's rows,
+    at least 3, the rest -1."""
+    rng = np.random.RandomState(seed)
+    labels = np.full(y_true.shape[0], -1)
+    for c in (0, 1):
+        rows = np.flatnonzero(y_true == c)
+        take = max(3, round(share * rows.size))
+        labels[rng.choice(rows, size=min(take, rows.size), replace=False)] = c
+    return labels
+
+
+def truth_study(kind: str = "pu") -> None:
     rules = ["recommended", "all features", "highest score", "highest lower end"]
     print(
         "| dataset | rows × columns | labeled | abstained | recommended | "
@@ -148,12 +161,14 @@ def truth_study() -> None:
     for name, positive in TRUTH_RUNS:
         X, y = load(name)
         pu = make_pu_labels(y, positive=positive, labeled_fraction=0.3, random_state=0)
-        board = compare_selectors(X, pu.s, y_true=pu.y_true, budget=120, random_state=0)
+        weak = pu.s if kind == "pu" else _semi_labels(pu.y_true, 0.05, 0)
+        n_labeled = int(np.sum(weak == 1) if kind == "pu" else np.sum(weak != -1))
+        board = compare_selectors(X, weak, y_true=pu.y_true, budget=120, random_state=0)
         out = _shortfalls(board)
         for r in rules:
             totals[r].append(out[r])
         print(
-            f"| {name} | {X.shape[0]} × {X.shape[1]} | {int(np.sum(pu.s))} | "
+            f"| {name} | {X.shape[0]} × {X.shape[1]} | {n_labeled} | "
             f"{'yes' if out['_abstained'] else 'no'} | {out['_recommended']} | "
             + " | ".join(f"{out[r]:.3f}" for r in rules)
             + " |",
@@ -201,10 +216,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-spambase", action="store_true")
     ap.add_argument("--budgets", action="store_true", help="only the budget runs (3.)")
-    ap.add_argument("--truth", action="store_true", help="only the truth study (4.)")
+    ap.add_argument(
+        "--truth", nargs="?", const="pu", choices=["pu", "semi"], help="only the truth study (4.)"
+    )
     args = ap.parse_args()
     if args.truth:
-        truth_study()
+        truth_study(args.truth)
         sys.exit(0)
     if args.budgets:
         budgets()
