@@ -18,7 +18,7 @@ SOURCES = {
             *["fsga", "rlsr", "sfs", "ssls", "cotfss", "fss", "cga", "criteria", "fsga_best"],
             *["criteria-tb-printed", "fsga-cbil", "fsga-cbil-beta", "fsga-cb", "fsga-oob"],
             "fsga-lenmut-bounded",
-            *["sla-all", "fsga-votes", "fsga-cbil-labels", "fsga-lenmut-unbounded"],
+            *["sla-all", "fsga-votes", "fsga-cbil-labels", "fsga-lenmut-unbounded", "fsga-oracle"],
         ],
         options={"runs_by_method": "fsga_best:5"},
     ),

@@ -184,6 +184,10 @@ def oracle_rows(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def oracle_conclusion(rows: pd.DataFrame) -> str:
     """One sentence from :func:`oracle_rows`: on how many datasets the truth-guided search
     reaches ``sla-all``'s ACC-T, and what that locates."""
@@ -225,7 +229,7 @@ def oracle_conclusion(rows: pd.DataFrame) -> str:
         )
     if below:
         paper += (
-            f"; on {', '.join(below)} even the oracle stays below the paper's number: there no "
+            f"; on {_and(below)} even the oracle stays below the paper's number: there no "
             "criterion brings this search, with these pseudo-labels and this self-learning, to it"
         )
     paper += "."
