@@ -37,6 +37,7 @@ from scipy.stats import spearmanr
 
 from weakfs import compare_selectors
 from weakfs.datasets import load, make_pu_labels
+from weakfs.experiments.benchmark._cells import _weak_labels
 from weakfs.metrics import feature_selection_recall
 
 
@@ -137,18 +138,6 @@ def _shortfalls(board) -> dict:
     }
 
 
-def _semi_labels(y_true: np.ndarray, share: float, seed: int) -> np.ndarray:
-    """A few labels per class (as the benchmark's semi-5pc): the share of each class's rows,
-    at least 3, the rest -1."""
-    rng = np.random.RandomState(seed)
-    labels = np.full(y_true.shape[0], -1)
-    for c in (0, 1):
-        rows = np.flatnonzero(y_true == c)
-        take = max(3, round(share * rows.size))
-        labels[rng.choice(rows, size=min(take, rows.size), replace=False)] = c
-    return labels
-
-
 def truth_study(kind: str = "pu") -> None:
     rules = ["recommended", "all features", "highest score", "highest lower end"]
     print(
@@ -161,7 +150,8 @@ def truth_study(kind: str = "pu") -> None:
     for name, positive in TRUTH_RUNS:
         X, y = load(name)
         pu = make_pu_labels(y, positive=positive, labeled_fraction=0.3, random_state=0)
-        weak = pu.s if kind == "pu" else _semi_labels(pu.y_true, 0.05, 0)
+        # semi: the benchmark's own semi-5pc draw (5 % of each class, at least 3)
+        weak = pu.s if kind == "pu" else _weak_labels("semi", 0.05, None, pu.y_true, 0)
         n_labeled = int(np.sum(weak == 1) if kind == "pu" else np.sum(weak != -1))
         board = compare_selectors(X, weak, y_true=pu.y_true, budget=120, random_state=0)
         out = _shortfalls(board)

@@ -215,14 +215,17 @@ class TruthOOBError:
         self.y_true_codes = np.asarray(y_true_codes, dtype=np.intp)
 
     def __call__(self, evidence) -> float:
+        from dataclasses import replace
+
+        from weakfs.semi_supervised._criteria import OOBErrorCriterion
+
         if len(evidence.y_train) != len(self.y_true_codes):
             raise ValueError(
                 "the oracle needs every training row pseudo-labeled: "
                 f"{len(evidence.y_train)} of {len(self.y_true_codes)} are"
             )
-        ok = evidence.valid()
-        pred = evidence.oob_votes[ok].argmax(axis=1)
-        return float(np.mean(pred != self.y_true_codes[ok]))
+        # the OOB criterion itself, read at the true labels instead of the (pseudo-)labels
+        return OOBErrorCriterion()(replace(evidence, y_train=self.y_true_codes))
 
 
 def _fsga_arm(method: str, d: int, seed: int, n_est: int, n_jobs, quick_ga: dict, criterion=None):
