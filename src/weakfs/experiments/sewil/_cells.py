@@ -217,7 +217,7 @@ class TruthOOBError:
     def __call__(self, evidence) -> float:
         from dataclasses import replace
 
-        from weakfs.semi_supervised._criteria import OOBErrorCriterion
+        from weakfs.semi_supervised import OOBErrorCriterion
 
         if len(evidence.y_train) != len(self.y_true_codes):
             raise ValueError(
