@@ -31,6 +31,56 @@ def test_repair_is_feasible_and_maximal(d, seed, budget_share, unit):
         assert np.all(m[mask])
 
 
+def _repair_with_choice(mask, theta, costs, budget, rng):
+    """Algorithm 3 written with ``rng.choice`` (the reference the fast draw must equal)."""
+    m = np.array(mask, dtype=bool)
+    tol = 1e-9 * max(1.0, float(budget))
+    cost = float(costs[m].sum())
+    while cost > budget + tol:
+        p = np.where(m, 1.0 - theta, 0.0)
+        j = rng.choice(m.shape[0], p=p / p.sum())
+        m[j] = False
+        cost -= costs[j]
+    remaining = budget - cost
+    while True:
+        fits = ~m & (costs <= remaining + tol)
+        if not fits.any():
+            break
+        p = np.where(fits, theta, 0.0)
+        j = rng.choice(m.shape[0], p=p / p.sum())
+        m[j] = True
+        remaining -= costs[j]
+    return m
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    d=st.integers(1, 40),
+    seed=st.integers(0, 2**31 - 1),
+    budget_share=st.floats(0.01, 1.2),
+    unit=st.booleans(),
+    density=st.floats(0.0, 1.0),
+)
+def test_repair_draws_as_rng_choice(d, seed, budget_share, unit, density):
+    # the repair's weighted draw skips rng.choice's checks: same masks, same generator state
+    data = np.random.RandomState(seed)
+    costs = np.ones(d) if unit else data.uniform(0.1, 3.0, d)
+    budget = max(costs.min(), budget_share * costs.sum())
+    theta = data.uniform(0.001, 0.999, d)
+    mask = data.rand(d) < density
+    fast, reference = np.random.RandomState(seed), np.random.RandomState(seed)
+    got = repair_mask(mask, theta, costs, budget, fast)
+    assert np.array_equal(got, _repair_with_choice(mask, theta, costs, budget, reference))
+    assert fast.random_sample() == reference.random_sample()
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+def test_repair_with_zero_weights_raises_as_rng_choice():
+    # eps = 0 lets theta reach 1: nothing left to switch off by 1 - theta
+    with pytest.raises(ValueError, match="probabilities"):
+        repair_mask(np.ones(3, bool), np.ones(3), np.ones(3), 1, np.random.RandomState(0))
+
+
 def test_repair_removes_low_theta_first():
     rng = np.random.RandomState(0)
     theta = np.array([0.95, 0.95, 0.05, 0.05])
@@ -103,6 +153,15 @@ def test_running_std_combination():
     )
     assert res.values.shape == (300, 2, 2)
     assert res.support[0] and res.support[4]  # both terms count despite the 1000x scale
+
+
+def test_running_std_over_array_log_equals_list_log():
+    # the search keeps each term's log in a preallocated array: the same Std as over a list
+    rng = np.random.RandomState(0)
+    values = rng.normal(size=(2, 501)) * [[1.0], [1e4]]
+    va, vb = np.array([0.3, -2.0]), np.array([0.1, 5.0])
+    as_lists = [list(row) for row in values]
+    assert running_std_compare(list(values), va, vb) == running_std_compare(as_lists, va, vb)
 
 
 @pytest.mark.parametrize(

@@ -90,6 +90,23 @@ class CompactGAResult(SearchResult):
     parallel: bool | None = None
 
 
+def _weighted_index(weights: np.ndarray, rng) -> int:
+    """``rng.choice(len(weights), p=weights / weights.sum())`` without its per-call checks.
+
+    For a legacy ``RandomState`` this repeats the operations of its ``choice`` (normalised
+    cumulative sum, one ``random_sample``, ``searchsorted`` to the right), so it returns the same
+    index and leaves the generator in the same state; a generator of another kind, or weights
+    that do not sum to a positive number, go to ``rng.choice`` itself (which raises on the
+    latter).
+    """
+    p = weights / weights.sum()
+    if type(rng) is not np.random.RandomState or not np.isfinite(p[0]):
+        return int(rng.choice(weights.shape[0], p=p))
+    cdf = p.cumsum()
+    cdf /= cdf[-1]
+    return int(cdf.searchsorted(rng.random_sample(), side="right"))
+
+
 def repair_mask(
     mask: np.ndarray, theta: np.ndarray, costs: np.ndarray, budget: float, rng
 ) -> np.ndarray:
@@ -103,8 +120,7 @@ def repair_mask(
     tol = 1e-9 * max(1.0, float(budget))
     cost = float(costs[m].sum())
     while cost > budget + tol:
-        p = np.where(m, 1.0 - theta, 0.0)
-        j = rng.choice(m.shape[0], p=p / p.sum())
+        j = _weighted_index(np.where(m, 1.0 - theta, 0.0), rng)
         m[j] = False
         cost -= costs[j]
     remaining = budget - cost
@@ -112,8 +128,7 @@ def repair_mask(
         fits = ~m & (costs <= remaining + tol)
         if not fits.any():
             break
-        p = np.where(fits, theta, 0.0)
-        j = rng.choice(m.shape[0], p=p / p.sum())
+        j = _weighted_index(np.where(fits, theta, 0.0), rng)
         m[j] = True
         remaining -= costs[j]
     return m
@@ -135,7 +150,9 @@ def top_theta(theta: np.ndarray, costs: np.ndarray, budget: float) -> np.ndarray
     return m
 
 
-def running_std_compare(log: list[list[float]], va: np.ndarray, vb: np.ndarray) -> float:
+def running_std_compare(
+    log: list[list[float]] | list[np.ndarray], va: np.ndarray, vb: np.ndarray
+) -> float:
     """``sum_j (va_j - vb_j) / Std_j`` with ``Std_j`` over the values of term ``j`` logged so far.
 
     ``log[j]`` already holds the two new values.  A term whose logged values all coincide
@@ -144,7 +161,7 @@ def running_std_compare(log: list[list[float]], va: np.ndarray, vb: np.ndarray) 
     """
     total = 0.0
     for j, values in enumerate(log):
-        sd = float(np.std(values))
+        sd = float(np.std(values))  # an array is read as is; a list is copied into one first
         if sd > 0:
             total += (va[j] - vb[j]) / sd
     return total
@@ -271,7 +288,10 @@ class CompactGA(MaskSearch):
         history[0] = theta
         values = np.full((T, 2, len(terms)), np.nan)
         masks = np.zeros((T, 2, d), dtype=bool)
-        log: list[list[float]] = [[] for _ in terms]
+        # each term's values so far, in evaluation order (a, b per iteration): one preallocated
+        # row per term, so that the running Std reads an array (a growing list was converted
+        # anew at every iteration, quadratic in T); same values in the same order, same Std
+        log = np.empty((len(terms), 2 * T), dtype=np.float64)
         # batch_size=1: joblib's automatic batching would run two short evaluations as one task
         parallel = Parallel(n_jobs=self.n_jobs, prefer="threads", batch_size=1)
 
@@ -294,12 +314,11 @@ class CompactGA(MaskSearch):
                 else:
                     va, vb = evaluate(ma), evaluate(mb)
                 chooser.record(t, time.perf_counter() - started)
-                for j in range(len(terms)):
-                    log[j].extend((va[j], vb[j]))
+                log[:, 2 * t], log[:, 2 * t + 1] = va, vb
                 if len(terms) == 1:
                     comparison = float(va[0] - vb[0])
                 else:
-                    comparison = running_std_compare(log, va, vb)
+                    comparison = running_std_compare(list(log[:, : 2 * t + 2]), va, vb)
                 theta = theta + eta * np.sign(comparison) * (ma.astype(float) - mb)
                 np.clip(theta, eps, 1 - eps, out=theta)
                 history[t + 1] = theta
