@@ -1,15 +1,16 @@
 """Does the board's downstream model handicap all features on PU tables?
 
-``compare_selectors`` scores every selection with a standardised logistic regression at
+``compare_selectors`` scored every selection with a standardised logistic regression at
 scikit-learn's default C = 1, fitted on the weak labels of a fold.  On a wide table that model can
 fit the labeling itself (which of the positives happen to be labeled) and score all features
 low, while the same columns are the best set when a model is trained on the true labels.  This
 runs the board (semi-JMI, mRMR, PU Extra Trees and the references) on a benchmark cell's training
-rows twice: with the default model, and with the logistic regression's C chosen by an inner
-3-fold CV on the weak labels (AUC of labeled against unlabeled rows: no true label read), and
-judges each row's features as the benchmark does (a logistic regression on the true labels of
-the cell's test rows: ``judge``).  ``truth`` is the board's own view: its model, trained on the
-weak labels, scored against the true labels of the folds' test rows.
+rows twice: with that model (``default_model()``, C = 1), and with the board's default on PU
+labels since, the logistic regression's C chosen by an inner 3-fold CV on the weak labels (AUC of
+labeled against unlabeled rows: no true label read), and judges each row's features as the
+benchmark does (a logistic regression on the true labels of the cell's test rows: ``judge``).
+``truth`` is the board's own view: its model, trained on the weak labels, scored against the true
+labels of the folds' test rows.
 
 Run:  PYTHONWARNINGS=ignore OMP_NUM_THREADS=1 WEAKFS_DATA=/path/to/data \\
           python benchmarks/bench_compare_model.py pcmac:pu-scar-0.3 gina:pu-scar-0.3 ...
@@ -21,15 +22,13 @@ import sys
 import time
 
 import numpy as np
-from sklearn.linear_model import LogisticRegressionCV
 from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from weakfs.compare import compare_selectors
 from weakfs.experiments.benchmark._cells import _Judges, _table, _weak_labels
 from weakfs.experiments.benchmark._protocol import MAX_ROWS, REGIMES, TEST_SIZE
+from weakfs.feature_selection import default_model
 
 
 def run(name: str, regime: str, seed: int = 0) -> None:
@@ -42,15 +41,10 @@ def run(name: str, regime: str, seed: int = 0) -> None:
     kind, parameter = REGIMES[regime]
     weak = _weak_labels(kind, parameter, X[tr], y[tr], seed)
     judge = _Judges(X[tr], y[tr], X[te], y[te], seed)
-    tuned = make_pipeline(
-        StandardScaler(),
-        LogisticRegressionCV(
-            Cs=[1e-4, 1e-3, 1e-2, 1e-1, 1], cv=3, scoring="roc_auc", max_iter=1000
-        ),
-    )
     methods = ["semi_jmi", "mrmr", "pu_extra_trees"]
     ks = [k for k in (5, 10, 20, 50, 100) if k < X.shape[1]]
-    for label, model in (("default C=1", None), ("C by inner CV on weak labels", tuned)):
+    models = (("C = 1", default_model()), ("default: C by inner CV on the weak labels", None))
+    for label, model in models:
         start = time.time()
         b = compare_selectors(
             X[tr], weak, methods=methods, ks=ks, model=model, budget=None, n_random=2,

@@ -32,6 +32,7 @@ from weakfs.compare._folds import (
     Scorer,
 )
 from weakfs.compare._methods import METHODS, applicable_methods
+from weakfs.compare._model import WeakLabelLogisticRegression
 from weakfs.compare._steps import (
     Plan,
     plan_budget,
@@ -159,6 +160,12 @@ def _validate_settings(settings) -> dict:
     return checked
 
 
+def _default_scoring_model(kind: str):
+    """The board's model: on PU labels with its ``C`` chosen on them (see ``_model``); on
+    semi-supervised labels, fitted on the few labeled rows, the standard model."""
+    return WeakLabelLogisticRegression() if kind == "pu" else default_model()
+
+
 def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
     """``cv`` stratified folds, repeated ``n_repeats`` times with other shuffles."""
     splits = []
@@ -204,7 +211,10 @@ def compare_selectors(
     ks : list of int, optional
         Numbers of features to try (default: about 8 from 1 to the number of features).
     model : classifier, optional
-        Downstream model (default: standardised logistic regression).
+        Downstream model fitted on a fold's weak labels and scored on its test rows (default:
+        a standardised logistic regression; on PU labels its ``C`` chosen in 1e-4 ... 1 by an
+        inner 3-fold CV of the fold's weak labels, as at ``C = 1`` it fits which positives
+        happen to be labeled on a wide table and scores wide selections too low).
     cv : int, default=5
         Folds (PU: :class:`~weakfs.model_selection.PUStratifiedKFold`; semi-supervised:
         stratified on the labels, unlabeled rows a stratum of their own); fewer, with a note,
@@ -314,7 +324,7 @@ def compare_selectors(
         seeds=[int(s) for s in spawn_seeds(random_state, len(splits))],
         scorer=Scorer(
             kind,
-            default_model() if model is None else model,
+            _default_scoring_model(kind) if model is None else model,
             None if resolved is None else resolved.value,
             y_true,
         ),

@@ -12,7 +12,7 @@ repetitions, e.g. to recompute one committed cell.
 """
 
 from weakfs.experiments._registry import Experiment
-from weakfs.experiments.benchmark._cells import VERSION, make_cells, run_cell
+from weakfs.experiments.benchmark._cells import cell_version, make_cells, run_cell
 from weakfs.experiments.benchmark._report import write_report
 
 __all__ = ["EXPERIMENT"]
@@ -26,5 +26,5 @@ EXPERIMENT = Experiment(
     write_report,
     default_runs=5,
     description=__doc__ or "",
-    version=VERSION,
+    version=cell_version,
 )
