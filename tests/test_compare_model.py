@@ -25,7 +25,7 @@ def test_c_is_the_inner_cv_argmax_of_cold_fits(d):
     """Brute force: scikit-learn's fits from scratch on the same shuffled folds give the same
     inner scores and C, and the refit is scikit-learn's at that C."""
     X, _, s = _wide_pu(d=d)
-    model = WeakLabelLogisticRegression().fit(X, s)
+    model = WeakLabelLogisticRegression(stop_early=False).fit(X, s)
     Z = StandardScaler().fit_transform(X)
     folds = StratifiedKFold(3, shuffle=True, random_state=0)
     aucs = np.zeros(len(WEAK_LABEL_CS))
@@ -37,6 +37,11 @@ def test_c_is_the_inner_cv_argmax_of_cold_fits(d):
     assert model.C_ == WEAK_LABEL_CS[int(np.argmax(aucs))]
     refit = LogisticRegression(C=model.C_, max_iter=1000).fit(Z, s)
     np.testing.assert_allclose(model.decision_function(X), refit.decision_function(Z), atol=1e-4)
+    # stopping early: the same scores up to the first C below a stronger one, none after
+    early = WeakLabelLogisticRegression().fit(X, s).cv_scores_
+    falls = next((j for j in range(1, aucs.size) if aucs[j] < aucs[:j].max()), aucs.size - 1)
+    np.testing.assert_allclose(early[: falls + 1], aucs[: falls + 1], atol=1e-3)
+    assert np.isnan(early[falls + 1 :]).all()
 
 
 def test_too_few_rows_of_a_class_fit_at_the_largest_c():

