@@ -98,3 +98,31 @@ def test_a_semi_supervised_board_keeps_the_standard_model():
         _board(X, labels, None, "semi_fisher")["score"],
         _board(X, labels, default_model(), "semi_fisher")["score"],
     )
+
+
+def test_with_chosen_c_refits_at_that_c_without_the_search():
+    X, _, s = _wide_pu(d=20)
+    model = WeakLabelLogisticRegression().fit(X, s)
+    again = model.with_chosen_c().fit(X, s)
+    assert again.C_ == model.C_ and again.cv_scores_ is None
+    np.testing.assert_allclose(again.decision_function(X), model.decision_function(X))
+
+
+def test_random_draws_of_one_size_share_the_first_draws_c(monkeypatch):
+    """The random reference searches C once per size and fold (its draws are exchangeable)."""
+    from weakfs.compare._folds import Scorer, reference_fold
+
+    searches = []
+    search = WeakLabelLogisticRegression._inner_scores
+
+    def counted(self, *args):
+        searches.append(1)
+        return search(self, *args)
+
+    monkeypatch.setattr(WeakLabelLogisticRegression, "_inner_scores", counted)
+    X, _, s = _wide_pu(d=12)
+    train, test = np.arange(180), np.arange(180, 240)
+    scorer = Scorer("pu", WeakLabelLogisticRegression(), 0.5, None)
+    rows = reference_fold(4, 0, X, s, train, test, [2, 5], scorer, 12, None)
+    assert [r[:2] for r in rows] == [("all features", 12), ("random", 2), ("random", 5)]
+    assert len(searches) == 3  # all features, and one per size (not one per draw: 9)

@@ -41,6 +41,10 @@ class Scorer:
         self.kind, self.model, self.prior, self.y_true = kind, model, prior, y_true
 
     def __call__(self, X, y, train, test, cols) -> tuple[float, float, float]:
+        return self.fit_score(X, y, train, test, cols)[0]
+
+    def fit_score(self, X, y, train, test, cols) -> tuple[tuple[float, float, float], object]:
+        """``((score, raw score, truth), the fitted model)``."""
         Xtr = _safe_indexing(_safe_indexing(X, train), cols, axis=1)
         Xte = _safe_indexing(_safe_indexing(X, test), cols, axis=1)
         ytr, yte = y[train], y[test]
@@ -52,7 +56,7 @@ class Scorer:
             score = pu_roc_auc_score(yte, scores, prior=self.prior)
             if self.y_true is not None:
                 truth = binary_roc_auc(self.y_true[test], scores)
-            return float(score), float(raw), float(truth)
+            return (float(score), float(raw), float(truth)), fitted
         labeled = ytr != -1
         fitted = clone(self.model).fit(_safe_indexing(Xtr, np.flatnonzero(labeled)), ytr[labeled])
         known = yte != -1
@@ -61,7 +65,14 @@ class Scorer:
         )
         if self.y_true is not None:
             truth = accuracy_score(self.y_true[test], fitted.predict(Xte))
-        return float(score), float(score), float(truth)
+        return (float(score), float(score), float(truth)), fitted
+
+    def keeping_choices_of(self, fitted) -> Scorer:
+        """This scorer with the model's data-chosen setting fixed (the weak-label model's C:
+        ``with_chosen_c``), for random draws of one size on one fold: they are exchangeable, so
+        the C chosen on the first serves the others without its search."""
+        fixed = getattr(fitted, "with_chosen_c", None)
+        return self if fixed is None else Scorer(self.kind, fixed(), self.prior, self.y_true)
 
 
 class Skipped(NamedTuple):
@@ -169,7 +180,9 @@ def reference_fold(n_random, seed, X, y, train, test, ks, scorer, d, deadline):
     for k in ks:
         draws = [np.sort(rng.choice(d, size=k, replace=False)) for _ in range(n_random)]
         start = time.perf_counter()
-        results = [scorer(X, y, train, test, cols) for cols in draws]
+        first, fitted = scorer.fit_score(X, y, train, test, draws[0])
+        same_size = scorer.keeping_choices_of(fitted)
+        results = [first] + [same_size(X, y, train, test, cols) for cols in draws[1:]]
         seconds = (time.perf_counter() - start) / n_random
         rows.append((RANDOM, k, *np.mean(results, axis=0), seconds, draws[0]))
     return rows

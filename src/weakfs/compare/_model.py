@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
@@ -142,6 +142,11 @@ class WeakLabelLogisticRegression(ClassifierMixin, BaseEstimator):
             if self.stop_early and j > 0 and scores[j] < np.nanmax(scores[:j]):
                 break
         return scores
+
+    def with_chosen_c(self) -> WeakLabelLogisticRegression:
+        """An unfitted copy that fits at the ``C`` this fit chose, without the search."""
+        check_is_fitted(self)
+        return clone(self).set_params(Cs=(self.C_,))
 
     def decision_function(self, X) -> np.ndarray:
         check_is_fitted(self)
