@@ -222,3 +222,42 @@ def test_an_accuracys_interval_stays_within_zero_and_one():
         records, list("abc"), 3, method_order=["a"], score_range=(0.0, 1.0), **kwargs
     )
     assert (board["score_low"] >= 0).all() and (board["score_high"] <= 1).all()
+
+
+def _all_features_below_records() -> list[tuple]:
+    """Three selections close together, all features clearly below them on every fold."""
+    rng = np.random.RandomState(1)
+    records = []
+    for f in range(6):
+        noise = 0.01 * rng.randn()
+        records += [
+            ("mrmr", f, 1, 0.90 + noise + 0.01 * rng.randn(), 0.8, np.nan, 0.1, np.array([0])),
+            ("mrmr", f, 2, 0.89 + noise + 0.01 * rng.randn(), 0.8, np.nan, 0.1, np.array([0, 1])),
+            ("semi_jmi", f, 1, 0.90 + noise + 0.01 * rng.randn(), 0.8, np.nan, 0.1, np.array([2])),
+            ("all features", f, 4, 0.70 + noise, 0.7, np.nan, 0.0, np.arange(4)),
+        ]
+    return records
+
+
+@pytest.mark.parametrize("labeled_per_fold", [2, 4])
+def test_too_few_labels_keep_all_features_even_when_found_worse(labeled_per_fold):
+    """With a handful of labeled rows per fold the paired test is no evidence: all features
+    stays the recommendation although every fold scores it below the selections."""
+    board, verdict = build_board(
+        _all_features_below_records(), list("abcd"), 4, n_folds=6, test_share=0.2,
+        min_labeled_per_fold=labeled_per_fold, with_truth=False, method_order=["mrmr", "semi_jmi"],
+    )  # fmt: skip
+    assert not board.loc[board["method"] == ALL_FEATURES, "tied"].item()
+    assert board.loc[board["recommended"], "method"].tolist() == [ALL_FEATURES]
+    assert f"only {labeled_per_fold} labeled rows" in verdict
+
+
+def test_most_rows_tied_and_all_features_worse_recommends_the_largest_selection():
+    board, verdict = build_board(
+        _all_features_below_records(), list("abcd"), 4, n_folds=6, test_share=0.2,
+        min_labeled_per_fold=50, with_truth=False, method_order=["mrmr", "semi_jmi"],
+    )  # fmt: skip
+    assert "within noise of the best" in verdict
+    pick = board[board["recommended"]].iloc[0]
+    assert pick["method"] != ALL_FEATURES and pick["tied"]
+    assert pick["k"] == board.loc[board["tied"], "k"].max()
