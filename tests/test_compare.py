@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import spearmanr
+from sklearn.linear_model import LogisticRegression
 
 from weakfs import compare_selectors
 from weakfs.cli import main
@@ -210,3 +211,59 @@ def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(
     fits.clear()
     assert probe({"n_iter": 30}, limit=-1.0) >= 0 and fits == sizes[:1]
     assert fits_per_unit == 3 * (2 + 4) / 4
+
+
+def test_a_budget_reuses_the_plans_all_features_fit_and_changes_no_score(monkeypatch):
+    """The references' cost probe (all features on the first fold) is that fold's score: with
+    time to spare a budgeted board equals the unbudgeted one, with one all-features fit a fold."""
+    from weakfs.compare._folds import Scorer
+
+    X, s, _ = _pu()
+    kwargs = dict(methods=["mrmr"], ks=[2, 4], cv=3, n_random=2, prior=0.5, random_state=0)
+    free = compare_selectors(X, s, **kwargs)
+    fits = []
+    fit_score = Scorer.fit_score
+
+    def counted(self, X_, y_, train, test, cols):
+        fits.append(len(cols) == X.shape[1])
+        return fit_score(self, X_, y_, train, test, cols)
+
+    monkeypatch.setattr(Scorer, "fit_score", counted)
+    timed = compare_selectors(X, s, budget=600, **kwargs)
+    columns = ["method", "k", "score", "score_low", "score_high", "tied", "recommended"]
+    pd.testing.assert_frame_equal(timed[columns], free[columns])
+    assert sum(fits) == timed.attrs["folds"]  # all features once a fold, the plan's probe too
+
+
+def test_a_reference_fold_that_would_end_past_the_deadline_is_not_started():
+    import time
+
+    from weakfs.compare._folds import Scorer, Skipped, reference_fold
+
+    X, s, _ = _pu(n=200, d=6)
+    scorer = Scorer("pu", LogisticRegression(), 0.5, None)
+    args = (1, 0, X, s, np.arange(150), np.arange(150, 200), [2], scorer, 6)
+    soon = time.time() + 5
+    assert isinstance(reference_fold(*args, soon, expected=10.0), Skipped)
+    assert [r[0] for r in reference_fold(*args, soon, expected=1.0)] == [ALL_FEATURES, RANDOM]
+
+
+def test_the_references_third_fold_is_dropped_when_it_cannot_end_in_time(monkeypatch):
+    from weakfs.compare import _leaderboard
+
+    planned = _leaderboard.plan_references
+
+    def slow_references(plan, n_random):
+        draws = planned(plan, n_random)
+        plan.reference_seconds = 1e6  # no fold after the second can end in time
+        return draws
+
+    monkeypatch.setattr(_leaderboard, "plan_references", slow_references)
+    X, s, _ = _pu()
+    notes = []
+    board = compare_selectors(
+        X, s, methods=["mrmr"], ks=[2], cv=3, n_repeats=1, n_random=1, prior=0.5, budget=120,
+        notes=notes,
+    )  # fmt: skip
+    assert board.attrs["folds"] == 2
+    assert "folds: 2 of 3 scored in the budget; every row is compared on those" in notes

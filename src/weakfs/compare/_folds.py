@@ -168,15 +168,25 @@ def add_method_records(records, notes, m, results) -> None:
         records += [(m, f, *row) for row in fold_rows]
 
 
-def reference_fold(n_random, seed, X, y, train, test, ks, scorer, d, deadline):
-    """Random selection (mean of ``n_random`` draws per k) and all features on one fold."""
-    if past(deadline):
+def reference_fold(
+    n_random, seed, X, y, train, test, ks, scorer, d, deadline, *, expected=0.0, all_features=None
+):
+    """Random selection (mean of ``n_random`` draws per k) and all features on one fold.
+
+    :class:`Skipped` when the fold cannot end by the ``deadline``: it has passed, or is nearer
+    than the fold's ``expected`` seconds (a started fold is not interrupted).  ``all_features``:
+    this fold's ``(score, raw score, truth, seconds)`` of every column when already scored (by
+    the budget's plan), not fitted again.
+    """
+    if past(None if deadline is None else deadline - expected):
         return Skipped()
     rng = np.random.RandomState(seed)
     rows = []
     start = time.perf_counter()
-    score, raw, truth = scorer(X, y, train, test, np.arange(d))
-    rows.append((ALL_FEATURES, d, score, raw, truth, time.perf_counter() - start, np.arange(d)))
+    if all_features is None:
+        score, raw, truth = scorer(X, y, train, test, np.arange(d))
+        all_features = (score, raw, truth, time.perf_counter() - start)
+    rows.append((ALL_FEATURES, d, *all_features, np.arange(d)))
     for k in ks:
         draws = [np.sort(rng.choice(d, size=k, replace=False)) for _ in range(n_random)]
         start = time.perf_counter()

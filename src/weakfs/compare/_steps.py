@@ -4,6 +4,7 @@ candidates on all rows.  Every step reads and extends a :class:`Plan` and its no
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,6 +113,11 @@ class Plan:
     probe_pool: np.ndarray | None = None
     #: wrappers whose warm-up fit has run (:func:`warm_up_wrapper`)
     warmed: set = field(default_factory=set)
+    #: the first fold's all-features ``(score, raw score, truth, seconds)``, scored by the
+    #: references' plan (its cost probe) and not fitted again
+    first_all_features: tuple | None = None
+    #: the references' estimated seconds per fold (0 without a budget)
+    reference_seconds: float = 0.0
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its
@@ -169,8 +175,10 @@ def plan_references(plan: Plan, n_random: int) -> int:
         return n_random
     tr, te = plan.splits[0]
     start = time.perf_counter()
-    plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
-    per_column = (time.perf_counter() - start) / plan.n_features
+    scores = plan.scorer(plan.X, plan.y, tr, te, np.arange(plan.n_features))
+    seconds = time.perf_counter() - start
+    plan.first_all_features = (*scores, seconds)
+    per_column = seconds / plan.n_features
 
     def references(draws: int, folds: int) -> float:
         # all features once, and each k's draws at about k / d of that fit's cost (at least a
@@ -190,6 +198,7 @@ def plan_references(plan: Plan, n_random: int) -> int:
     while folds > MIN_FOLDS and too_long():
         folds -= 1
     _keep_folds(plan, folds, None)  # nothing scored yet
+    plan.reference_seconds = references(draws, 1)
     return draws
 
 
@@ -335,10 +344,16 @@ def plan_budget(
 
 def score_references(plan: Plan, n_random: int, records: list) -> None:
     """Random columns and all features on every fold; the folds the deadline cut are dropped
-    for every row (all rows are compared on the same folds)."""
+    for every row (all rows are compared on the same folds).  A fold after the first two (a
+    board needs two) is not started when its estimated cost would end it past the deadline: on
+    a loaded machine the plan's floor of MIN_FOLDS folds can outlast a short budget."""
     tasks = [
         (
-            reference_fold,
+            functools.partial(
+                reference_fold,
+                expected=plan.reference_seconds if f >= 2 else 0.0,
+                all_features=plan.first_all_features if f == 0 else None,
+            ),
             (
                 n_random,
                 plan.seeds[f],
