@@ -221,3 +221,17 @@ def test_report_answers_per_family_ranks_wins_and_agreement(tmp_path):
     assert "| pu-scar-0.1 | 12 | 100 % " in calibration  # the best candidate is always in the group
     # always the best, as is always choosing "a": equal regrets, so not strictly below
     assert calibration.split("| pu-scar-0.1 | 12 | 100 % ")[1].split("\n")[0].endswith("| no |")
+
+
+def test_calibration_counts_only_the_top_group_not_a_recommendation_outside_it(tmp_path):
+    """With too few labels the board recommends all features outside its top group: a truly
+    best recommendation there does not count as the best lying in the top group."""
+    table = _fake_table()
+    cell = table.loc[0].copy()
+    cell["truth_auc"] = [0.92, 0.81, 0.5, 0.95, 0.91, 0.9]  # all features truly best
+    cell["tied"] = [True, False, False, False, True, True]
+    cell["recommended"] = [False, False, False, True, False, False]
+    table.loc[0] = cell
+    ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
+    calibration = write_report(table, ctx).split("## The board's calibration")[1]
+    assert "| pu-scar-0.1 | 12 | 92 % " in calibration

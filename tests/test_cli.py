@@ -663,7 +663,7 @@ def test_select_says_when_the_labeling_is_not_scar(tmp_path, capsys):
 @pytest.mark.slow
 def test_compare_prints_the_prior_interval_and_its_effect(capsys):
     argv = ["compare", "--dataset", "ionosphere", "--positive", "b", "--labeled-fraction", "0.3"]
-    assert main([*argv, "--methods", "pu_extra_trees,mrmr", "--no-progress"]) == 0
+    assert main([*argv, "--methods", "pu_extra_trees,mrmr", "--cv", "3", "--no-progress"]) == 0
     printed = capsys.readouterr().out
     found = re.search(r"class prior (\d\.\d+): 90 % interval (\d\.\d+)–(\d\.\d+)", printed)
     assert found
