@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weakfs.compare import ALL_FEATURES, RANDOM
+from weakfs.compare import ALL_FEATURES, RANDOM, _leaderboard
 from weakfs.experiments._registry import ReportContext, RunConfig, get
 from weakfs.experiments.benchmark import _cells
 from weakfs.experiments.benchmark._cells import _weak_labels, board_ks, make_cells, run_cell
@@ -122,6 +122,7 @@ def _small_synthetic(name):
 def test_synthetic_pu_cell_scores_selections_by_the_truth(monkeypatch):
     monkeypatch.setattr(_cells, "method_settings", _small_settings)
     monkeypatch.setattr(_cells, "_table", _small_synthetic)  # 400 rows: the plumbing
+    monkeypatch.setattr(_leaderboard, "n_repeats_for", lambda n_labeled: 1)  # one repetition
     cell = {"dataset": "synth-informative", "regime": "pu-scar-0.5", "seed": 0}
     out = run_cell(cell)
     methods = out["method"]
