@@ -11,6 +11,15 @@ import pytest
 from weakfs.cli import SELECTORS, available_selectors, main
 
 
+@pytest.fixture(autouse=True)
+def _fewer_prior_resamples(monkeypatch):
+    """20 bootstrap resamples of an estimated prior's interval, not 100: these tests check what
+    the command does with an interval (its statistics are tested with estimate_class_prior)."""
+    from weakfs.pu import _prior_resolution
+
+    monkeypatch.setattr(_prior_resolution, "N_BOOTSTRAP", 20)
+
+
 def _write(frame: pd.DataFrame, folder, suffix: str = ".csv", name: str = "table") -> str:
     path = folder / f"{name}{suffix}"
     frame.to_parquet(path, index=False) if suffix == ".parquet" else frame.to_csv(path, index=False)

@@ -10,6 +10,15 @@ import pytest
 from test_cli import _fails  # one line on stderr and exit code 2
 
 
+@pytest.fixture(autouse=True)
+def _fewer_prior_resamples(monkeypatch):
+    """20 bootstrap resamples of an estimated prior's interval, not 100: these tests check what
+    the command does with an interval (its statistics are tested with estimate_class_prior)."""
+    from weakfs.pu import _prior_resolution
+
+    monkeypatch.setattr(_prior_resolution, "N_BOOTSTRAP", 20)
+
+
 def _table(tmp_path, sep=","):
     rng = np.random.RandomState(0)
     frame = pd.DataFrame(rng.normal(size=(60, 3)), columns=["a", "b", "c"])
