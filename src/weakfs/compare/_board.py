@@ -184,10 +184,8 @@ def build_board(
         )
     elif n_candidates > 2 and n_tied > n_candidates / 2:
         reason = f"{n_tied} of {n_candidates} rows are within noise of the best"
-    all_features = board.index[(board["method"] == ALL_FEATURES) & board["tied"]]
-    if few_labels:
-        # the paired test is no evidence on folds this small: it cannot find all features worse
-        all_features = board.index[board["method"] == ALL_FEATURES]
+    # with too few labels the paired test is no evidence: it cannot find all features worse
+    all_features = board.index[(board["method"] == ALL_FEATURES) & (board["tied"] | few_labels)]
     if reason is not None and len(all_features):
         pick = all_features[0]
         sentence = (
