@@ -140,3 +140,30 @@ def test_mixed_precision_falls_back_to_float64_where_float32_loses_the_covarianc
     exact = _gmm.fit_gaussian_mixture(Z, 10, random_state=0, precision="float64")
     np.testing.assert_array_equal(mixed.labels, exact.labels)
     assert mixed.log_likelihood == exact.log_likelihood
+
+
+@pytest.mark.parametrize("d", [1, 2, 7, 40])
+def test_dense_terms_against_numpy_factor_and_condition_number(d):
+    # the E-step coefficients and the infinity-norm condition number that picks the moments'
+    # precision, against numpy's Cholesky factor and inverse
+    from weakfs.pu._fscpu._gmm_kernels import dense_terms
+
+    rng = np.random.RandomState(d)
+    K = 3
+    A = rng.normal(size=(K, d, d))
+    cov = A @ A.transpose(0, 2, 1) / d + np.eye(d) * np.array([1e-4, 1e-2, 1.0])[:, None, None]
+    means, weights = rng.normal(size=(K, d)), np.array([0.2, 0.3, 0.5])
+    stack, const, cond = np.empty((K * d, d + 1)), np.empty(K), np.empty(K)
+    assert dense_terms(cov, means, weights, stack, const, cond)
+    x = rng.normal(size=d)
+    for k in range(K):
+        U = np.linalg.inv(np.linalg.cholesky(cov[k])).T
+        z = stack[k * d : (k + 1) * d] @ np.r_[x, 1.0]
+        np.testing.assert_allclose(z, U.T @ (x - means[k]), rtol=1e-8, atol=1e-8)
+        log_det = np.log(np.diag(U)).sum()
+        expected = -0.5 * d * math.log(2 * math.pi) + log_det + math.log(weights[k])
+        assert const[k] == pytest.approx(expected, rel=1e-10)
+        inv_norm = np.abs(np.linalg.inv(cov[k])).sum(axis=1).max()
+        assert cond[k] == pytest.approx(np.abs(cov[k]).sum(axis=1).max() * inv_norm, rel=1e-9)
+    cov[1, 0, 0] = -1.0  # not positive definite
+    assert not dense_terms(cov, means, weights, stack, const, cond)
