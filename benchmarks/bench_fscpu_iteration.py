@@ -5,7 +5,8 @@ Run:  OMP_NUM_THREADS=1 python benchmarks/bench_fscpu_iteration.py \
           colon,heart,gina,spambase,madelon,mnist-even,basehock,coil20
 
 Each fit runs 30 iterations on the training rows of a benchmark cell (seed 0, PU at 30 % of the
-positives labeled, columns screened to 2,000), at k = 5, 20, 50; the time per iteration includes
+positives labeled, columns screened to 2,000), at k = 5, 20, 50 (or the ks of an optional second
+argument, e.g. ``50,100``); the time per iteration includes
 a fit's one-time work (FSCPU-MI's mutual information, the first fit's compilation).
 """
 
@@ -24,11 +25,11 @@ from weakfs.pu import FSCPUSelector
 N_ITER = 30
 
 
-def main(names: list[str]) -> None:
+def main(names: list[str], ks: tuple[int, ...] = (5, 20, 50)) -> None:
     with threadpool_limits(1):
         for name in names:
             X, weak, _, _, _ = cell_data(name, "pu-scar-0.3")
-            for k in (5, 20, 50):
+            for k in ks:
                 if k >= X.shape[1]:
                     continue
                 for objective in ("cluster", "cluster+mi"):
@@ -47,4 +48,5 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1].split(","))
+    ks = tuple(int(k) for k in sys.argv[2].split(",")) if len(sys.argv) > 2 else (5, 20, 50)
+    main(sys.argv[1].split(","), ks)
