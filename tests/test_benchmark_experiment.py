@@ -220,6 +220,8 @@ def test_report_answers_per_family_ranks_wins_and_agreement(tmp_path):
     assert "a n_iter=200..300" in text and "c in 3 of 12" in text
     calibration = text.split("## The board's calibration")[1]
     assert "| pu-scar-0.1 | 12 | 100 % " in calibration  # the best candidate is always in the group
+    # regret 0, and "a" (a selection) recommended in all 12 cells
+    assert "| pu-scar-0.1 | 12 | 100 % | 0 | 12 | a |" in calibration
     # always the best, as is always choosing "a": equal regrets, so not strictly below
     assert calibration.split("| pu-scar-0.1 | 12 | 100 % ")[1].split("\n")[0].endswith("| no |")
 
@@ -236,3 +238,5 @@ def test_calibration_counts_only_the_top_group_not_a_recommendation_outside_it(t
     ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
     calibration = write_report(table, ctx).split("## The board's calibration")[1]
     assert "| pu-scar-0.1 | 12 | 92 % " in calibration
+    # the other 11 cells recommend "a", a selection
+    assert "| pu-scar-0.1 | 12 | 92 % | 0 | 11 | " in calibration

@@ -359,14 +359,16 @@ def _board_calibration(long: pd.DataFrame) -> str:
         cells = [c for _, c in g.groupby(["dataset", "seed"]) if c["recommended"].any()]
         if not cells:
             continue
-        covered, regret, fixed = [], [], {}
+        covered, regret, fixed, selections = [], [], {}, 0
         for c in cells:
             cand = c[c["method"] != RANDOM]
             best = cand["truth_auc"].max()
             # strictly the top group: with too few labels the recommendation (all features)
             # may lie outside it
             covered.append(bool(cand.loc[cand["truth_auc"].idxmax(), "tied"]))
-            regret.append(best - float(cand.loc[cand["recommended"], "truth_auc"].iloc[0]))
+            recommended = cand.loc[cand["recommended"]].iloc[0]
+            regret.append(best - float(recommended["truth_auc"]))
+            selections += recommended["method"] != ALL_FEATURES
             for _, r in cand.iterrows():
                 fixed.setdefault(r["method"], []).append(best - r["truth_auc"])
         best_fixed = min(fixed, key=lambda m: np.mean(fixed[m]))
@@ -375,11 +377,12 @@ def _board_calibration(long: pd.DataFrame) -> str:
                 "regime": regime,
                 "cells": len(cells),
                 "best in top group": f"{100 * np.mean(covered):.0f} %",
-                "recommendation's mean regret": round(float(np.mean(regret)), 3),
+                "recommendation's mean regret": round(float(np.mean(regret)), 4),
+                "cells recommending a selection": int(selections),
                 "best fixed choice": best_fixed,
-                "its mean regret": round(float(np.mean(fixed[best_fixed])), 3),
+                "its mean regret": round(float(np.mean(fixed[best_fixed])), 4),
                 "all features' mean regret": round(
-                    float(np.mean(fixed.get(ALL_FEATURES, [np.nan]))), 3
+                    float(np.mean(fixed.get(ALL_FEATURES, [np.nan]))), 4
                 ),
                 # the issue's test: strictly below every fixed choice (ties are not below)
                 "below every fixed choice": (
@@ -395,7 +398,8 @@ def _board_calibration(long: pd.DataFrame) -> str:
             "",
             "Per labeled cell, the board's candidates (each selector at its automatic k, and all "
             "features) against the truth: is the truly best candidate in the top group, and how "
-            "far below it (truth AUC) is the recommendation; beside it the fixed choice with the "
+            "far below it (truth AUC) is the recommendation (and in how many cells it is a "
+            "selection rather than all features); beside it the fixed choice with the "
             "lowest mean regret over the cells where it ran, and whether the recommendation's "
             "mean regret is strictly below that of every fixed choice. Truth AUC of the logistic "
             "regression judge.",
