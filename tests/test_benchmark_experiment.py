@@ -222,6 +222,9 @@ def test_report_answers_per_family_ranks_wins_and_agreement(tmp_path):
     assert "| pu-scar-0.1 | 12 | 100 % " in calibration  # the best candidate is always in the group
     # regret 0, and "a" (a selection) recommended in all 12 cells
     assert "| pu-scar-0.1 | 12 | 100 % | 0 | 12 | a |" in calibration
+    # the other rules: all features is 0.02 below "a" in every cell; every rule on the top
+    # group {a, all features} picks a (fewest features, largest selection, higher score)
+    assert "| pu-scar-0.1 | 0.0000 (0 of 12) | 0.0200 (0 of 12) | 0.0000 (0 of 12) " in calibration
     # always the best, as is always choosing "a": equal regrets, so not strictly below
     assert calibration.split("| pu-scar-0.1 | 12 | 100 % ")[1].split("\n")[0].endswith("| no |")
 

@@ -354,6 +354,7 @@ def _board_calibration(long: pd.DataFrame) -> str:
     if "recommended" not in long or long["recommended"].isna().all():
         return ""
     rows = []
+    alternatives: dict[tuple[str, str], list[float]] = {}
     labeled = _candidates(long[long["regime"] != "none"])
     for regime, g in labeled.groupby("regime", sort=False):
         cells = [c for _, c in g.groupby(["dataset", "seed"]) if c["recommended"].any()]
@@ -363,6 +364,8 @@ def _board_calibration(long: pd.DataFrame) -> str:
         for c in cells:
             cand = c[c["method"] != RANDOM]
             best = cand["truth_auc"].max()
+            for rule, row in _recommendation_rules(cand).items():
+                alternatives.setdefault((regime, rule), []).append(best - float(row["truth_auc"]))
             # strictly the top group: with too few labels the recommendation (all features)
             # may lie outside it
             covered.append(bool(cand.loc[cand["truth_auc"].idxmax(), "tied"]))
@@ -406,8 +409,63 @@ def _board_calibration(long: pd.DataFrame) -> str:
             "",
             markdown_table(pd.DataFrame(rows)),
             "",
+            "The same cells under other rules the board could follow (the board's rule is in "
+            "docs/compare.md): mean regret, and the cells more than 0.03 truth AUC below the best "
+            "candidate. *all features*: always every column; *simplest tied*: the top group's "
+            "fewest features; *largest tied selection*: the top group's largest selection (all "
+            "features if it holds none); *highest tied score*: the top group's highest weak-label "
+            "score.",
+            "",
+            markdown_table(_rules_table(alternatives)),
+            "",
         ]
     )
+
+
+def _recommendation_rules(cand: pd.DataFrame) -> dict[str, pd.Series]:
+    """The row each recommendation rule picks among one cell's candidates."""
+    everything = cand[cand["method"] == ALL_FEATURES]
+    group = cand[cand["tied"].astype(bool)]
+    selections = group[group["method"] != ALL_FEATURES]
+    rules = {
+        "the board": cand[cand["recommended"].astype(bool)].iloc[0],
+        "all features": everything.iloc[0] if len(everything) else None,
+        # the board's own tie-breaks: fewest features, then fewest seconds; the largest
+        # selection, then (as the cells do not record stability) the higher score
+        "simplest tied": (
+            group.sort_values(["k", "select_seconds"], kind="stable").iloc[0]
+            if len(group)
+            else None
+        ),
+        "largest tied selection": (
+            selections.sort_values(["k", "weak_score"], kind="stable").iloc[-1]
+            if len(selections)
+            else (everything.iloc[0] if len(everything) else None)
+        ),
+        "highest tied score": (
+            group.sort_values("weak_score", kind="stable", na_position="first").iloc[-1]
+            if len(group)
+            else None
+        ),
+    }
+    return {rule: row for rule, row in rules.items() if row is not None}
+
+
+def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
+    regimes = list(dict.fromkeys(regime for regime, _ in alternatives))
+    rules = list(dict.fromkeys(rule for _, rule in alternatives))
+    table = []
+    for regime in regimes:
+        row = {"regime": regime}
+        for rule in rules:
+            regrets = np.asarray(alternatives.get((regime, rule), []))
+            row[rule] = (
+                f"{regrets.mean():.4f} ({int((regrets > 0.03).sum())} of {regrets.size})"
+                if regrets.size
+                else "–"
+            )
+        table.append(row)
+    return pd.DataFrame(table)
 
 
 def _settings_text(table: pd.DataFrame) -> str:
