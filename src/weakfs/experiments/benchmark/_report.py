@@ -422,6 +422,11 @@ def _board_calibration(long: pd.DataFrame) -> str:
     )
 
 
+#: truth AUC below the best candidate that counts as a miss (what the board's users are promised:
+#: a recommendation within 0.03 of the best, or a board that says it cannot tell)
+FAR_BELOW = 0.03
+
+
 def _recommendation_rules(cand: pd.DataFrame) -> dict[str, pd.Series]:
     """The row each recommendation rule picks among one cell's candidates."""
     everything = cand[cand["method"] == ALL_FEATURES]
@@ -452,6 +457,7 @@ def _recommendation_rules(cand: pd.DataFrame) -> dict[str, pd.Series]:
 
 
 def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
+    """Per regime and rule: the mean regret and the cells more than ``FAR_BELOW`` below."""
     regimes = list(dict.fromkeys(regime for regime, _ in alternatives))
     rules = list(dict.fromkeys(rule for _, rule in alternatives))
     table = []
@@ -460,7 +466,7 @@ def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFra
         for rule in rules:
             regrets = np.asarray(alternatives.get((regime, rule), []))
             row[rule] = (
-                f"{regrets.mean():.4f} ({int((regrets > 0.03).sum())} of {regrets.size})"
+                f"{regrets.mean():.4f} ({int((regrets > FAR_BELOW).sum())} of {regrets.size})"
                 if regrets.size
                 else "–"
             )
