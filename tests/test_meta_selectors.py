@@ -111,3 +111,13 @@ def test_permutation_selector_finds_the_feature_the_pu_classifier_uses():
     sel = PUPermutationSelector(LogisticRegression(), 1, prior=0.5, random_state=0).fit(X, s)
     assert sel.get_support(indices=True).tolist() == [3]
     assert sel.scores_[3] > 0 and sel.scores_std_.shape == (8,)
+
+
+def test_permutation_selector_names_too_few_labeled_positives():
+    # one labeled row cannot be both fitted on and held out (scikit-learn's stratified split
+    # raised about "the least populated classes" before)
+    X, s, _ = _pu(relevant=(3,))
+    one = np.zeros_like(s)
+    one[np.flatnonzero(s)[0]] = 1
+    with pytest.raises(ValueError, match=r"at least 2 labeled positives.*got 1"):
+        PUPermutationSelector(None, 1, prior=0.5, random_state=0).fit(X, one)

@@ -133,6 +133,11 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
         resolved = resolve_class_prior(X, s, self.prior, random_state=self.random_state)
         self.prior_, self.prior_how_ = resolved.value, resolved.how
+        if s.sum() < 2:  # the held-out part and the fitted part each need a labeled row
+            raise ValueError(
+                "PU permutation importance needs at least 2 labeled positives (one to fit on, "
+                f"one held out to permute on); got {int(s.sum())}"
+            )
         seed = check_random_state(self.random_state).randint(2**31 - 1)
         train, test = train_test_split(
             np.arange(X.shape[0]), test_size=self.test_size, stratify=s, random_state=seed
