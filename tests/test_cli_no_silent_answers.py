@@ -7,16 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from test_cli import _fails  # one line on stderr and exit code 2
-
-
-@pytest.fixture(autouse=True)
-def _fewer_prior_resamples(monkeypatch):
-    """20 bootstrap resamples of an estimated prior's interval, not 100: these tests check what
-    the command does with an interval (its statistics are tested with estimate_class_prior)."""
-    from weakfs.pu import _prior_resolution
-
-    monkeypatch.setattr(_prior_resolution, "N_BOOTSTRAP", 20)
+from test_cli import (
+    _fails,  # one line on stderr and exit code 2
+    _fewer_prior_resamples,  # noqa: F401  (autouse: 20 prior resamples here too)
+)
 
 
 def _table(tmp_path, sep=","):
