@@ -144,17 +144,24 @@ def test_mixed_precision_falls_back_to_float64_where_float32_loses_the_covarianc
 
 @pytest.mark.parametrize("d", [1, 2, 7, 40])
 def test_dense_terms_against_numpy_factor_and_condition_number(d):
-    # the E-step coefficients and the infinity-norm condition number that picks the moments'
-    # precision, against numpy's Cholesky factor and inverse
+    # the E-step coefficients, and the infinity-norm condition number that picks the moments'
+    # precision: exact near the limit, elsewhere a bound on the same side of it (the only side
+    # the EM reads), against numpy's Cholesky factor and inverse
     from weakfs.pu._fscpu._gmm_kernels import dense_terms
 
     rng = np.random.RandomState(d)
     K = 3
     A = rng.normal(size=(K, d, d))
     cov = A @ A.transpose(0, 2, 1) / d + np.eye(d) * np.array([1e-4, 1e-2, 1.0])[:, None, None]
+    if d == 40:  # rank-deficient sample covariances, as with fewer rows than columns
+        B = rng.normal(size=(K, d, 10))
+        cov[:2] = (B @ B.transpose(0, 2, 1) / 10)[:2] + 1e-3 * np.eye(d)
     means, weights = rng.normal(size=(K, d)), np.array([0.2, 0.3, 0.5])
     stack, const, cond = np.empty((K * d, d + 1)), np.empty(K), np.empty(K)
-    assert dense_terms(cov, means, weights, stack, const, cond)
+    true_cond = np.array(
+        [np.abs(c).sum(axis=1).max() * np.abs(np.linalg.inv(c)).sum(axis=1).max() for c in cov]
+    )
+    assert dense_terms(cov, means, weights, stack, const, cond, 1e4)
     x = rng.normal(size=d)
     for k in range(K):
         U = np.linalg.inv(np.linalg.cholesky(cov[k])).T
@@ -163,7 +170,15 @@ def test_dense_terms_against_numpy_factor_and_condition_number(d):
         log_det = np.log(np.diag(U)).sum()
         expected = -0.5 * d * math.log(2 * math.pi) + log_det + math.log(weights[k])
         assert const[k] == pytest.approx(expected, rel=1e-10)
-        inv_norm = np.abs(np.linalg.inv(cov[k])).sum(axis=1).max()
-        assert cond[k] == pytest.approx(np.abs(cov[k]).sum(axis=1).max() * inv_norm, rel=1e-9)
+    for limit in [1.0, 3.0, 30.0, 1e3, 1e4, 1e5, 1e7, 1e9, *true_cond]:
+        assert dense_terms(cov, means, weights, stack, const, cond, limit)
+        near = np.abs(true_cond - limit) <= 1e-9 * limit
+        # near the limit the exact condition number; elsewhere a lower bound above the limit
+        # or an upper bound below it
+        np.testing.assert_allclose(cond[near], true_cond[near], rtol=1e-9)
+        np.testing.assert_array_equal((cond <= limit)[~near], (true_cond <= limit)[~near])
+        above = cond > limit
+        assert np.all(cond[above] <= true_cond[above] * (1 + 1e-9))
+        assert np.all(cond[~above] >= true_cond[~above] * (1 - 1e-9))
     cov[1, 0, 0] = -1.0  # not positive definite
-    assert not dense_terms(cov, means, weights, stack, const, cond)
+    assert not dense_terms(cov, means, weights, stack, const, cond, 1e4)

@@ -251,7 +251,9 @@ class _DenseEM(_EMLoop):
 
     def set_parameters(self, weights, means, cov) -> None:
         """Precision factors, shifts and constants of the E-step; the means become the centers."""
-        if not dense_terms(cov, means, weights, self.stack_t, self.const, self.cond):
+        if not dense_terms(
+            cov, means, weights, self.stack_t, self.const, self.cond, FLOAT32_MOMENTS_COND
+        ):
             raise np.linalg.LinAlgError(_SINGULAR)
         self.centers[:] = means
         well_conditioned = self.cond.max() <= FLOAT32_MOMENTS_COND

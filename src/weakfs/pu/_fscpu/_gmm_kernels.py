@@ -9,6 +9,9 @@ import numpy as np
 from numba import njit
 
 _LOG_2PI = math.log(2.0 * math.pi)
+# relative margin about the condition-number limit inside which dense_terms computes the exact
+# value: its bounds' rounding is below d * 1e-16
+_COND_MARGIN = 1e-6
 
 
 @njit(cache=True, nogil=True)
@@ -231,39 +234,60 @@ def em_pass_terms(tptr, tidx, tval, table, const, mode, resp, stats_out, nk_out)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _precision_factor(cov, L, U):
-    """Cholesky ``cov = L L^T`` into ``L`` and ``U = (L^-1)^T`` (upper triangular, ``U U^T`` the
-    precision) into ``U``; returns ``log det U`` (NaN if ``cov`` is not positive definite)."""
+def _precision_factor(cov, Lt, U, Ut, t):
+    """Cholesky ``cov = L L^T`` (its transpose into ``Lt``) and ``U = (L^-1)^T`` (upper
+    triangular, ``U U^T`` the precision) into ``U`` and its transpose into ``Ut``; ``t`` is a
+    work vector of length d.  Returns ``log det U`` (NaN if ``cov`` is not positive definite).
+
+    Each entry is the textbook dot product, its terms subtracted in ascending order:
+    ``L[r, j] = (cov[r, j] - sum_{c<j} L[r, c] L[j, c]) / L[j, j]`` and ``U[j, r] = -sum_{j<=c<r}
+    L[r, c] U[j, c] / L[r, r]``.  The loops run across the independent entries (all ``r`` of a
+    column of ``L``, all ``j`` of a column of ``U``) in the innermost loop, so they vectorise
+    while every entry keeps its order of operations: the results are bit-identical to the
+    entry-by-entry loops (with the bounds of :func:`dense_terms`, a call at d = 100, K = 10
+    went from 2.5 to 1.4 ms).
+    """
     d = cov.shape[0]
-    # Cholesky, lower triangle of L (row-oriented: inner loops run along rows of L)
+    # column j of L (row j of Lt): t[r] = cov[r, j] - sum_{c<j} L[r, c] L[j, c], r >= j
     for j in range(d):
-        s = cov[j, j]
+        for r in range(j, d):
+            t[r] = cov[r, j]
         for c in range(j):
-            s -= L[j, c] * L[j, c]
+            ljc = Lt[c, j]
+            lrow = Lt[c]
+            for r in range(j, d):
+                t[r] -= lrow[r] * ljc
+        s = t[j]
         if not s > 0.0:
             return np.nan
         ljj = math.sqrt(s)
-        L[j, j] = ljj
+        Lt[j, j] = ljj
         for r in range(j + 1, d):
-            t = cov[r, j]
-            for c in range(j):
-                t -= L[r, c] * L[j, c]
-            L[r, j] = t / ljj
-    # column j of L^-1 (row j of U) by forward substitution
+            Lt[j, r] = t[r] / ljj
     log_det = 0.0
     for j in range(d):
-        log_det -= math.log(L[j, j])
-        U[j, j] = 1.0 / L[j, j]
-        for r in range(j + 1, d):
-            t = 0.0
-            for c in range(j, r):
-                t -= L[r, c] * U[j, c]
-            U[j, r] = t / L[r, r]
+        log_det -= math.log(Lt[j, j])
+    # row r of Ut (column r of U): t[j] = -sum_{j<=c<r} L[r, c] U[j, c], j < r
+    for r in range(d):
+        for j in range(r):
+            t[j] = 0.0
+        for c in range(r):
+            lrc = Lt[c, r]
+            urow = Ut[c]
+            for j in range(c + 1):
+                t[j] -= lrc * urow[j]
+        lrr = Lt[r, r]
+        for j in range(r):
+            u = t[j] / lrr
+            Ut[r, j] = u
+            U[j, r] = u
+        Ut[r, r] = 1.0 / lrr
+        U[r, r] = Ut[r, r]
     return log_det
 
 
 @njit(cache=True, nogil=True)
-def dense_terms(cov, means, weights, stack_out, const_out, cond_out):
+def dense_terms(cov, means, weights, stack_out, const_out, cond_out, cond_limit):
     """E-step coefficients of :func:`dense_em_block` from full covariances ``cov`` (K, d, d).
 
     With ``U_k = (L_k^-1)^T`` (:func:`_precision_factor`; ``U_k U_k^T`` is the precision):
@@ -271,15 +295,18 @@ def dense_terms(cov, means, weights, stack_out, const_out, cond_out):
     mu_k)_l`` (so ``stack_out @ [x, 1] = U_k^T (x - mu_k)``, cast to the dtype of
     ``stack_out``), ``const_out[k] = -d log(2 pi) / 2 + log det U_k + log w_k``, and
     ``cond_out[k]`` the condition number of ``cov_k`` in the infinity norm (``>=`` the 2-norm
-    one).  Returns False (outputs incomplete) if a covariance is not positive definite.
+    one), or a bound on it that lies on the same side of ``cond_limit`` (only that side is
+    used: it picks the moments' precision).  Returns False (outputs incomplete) if a covariance
+    is not positive definite.
     """
     K, d, _ = cov.shape
-    L = np.zeros((d, d))
+    Lt = np.zeros((d, d))
     U = np.zeros((d, d))
-    Ut = np.empty((d, d))
+    Ut = np.zeros((d, d))
+    work = np.empty(d)
     inv = np.empty((d, d))
     for k in range(K):
-        log_det = _precision_factor(cov[k], L, U)
+        log_det = _precision_factor(cov[k], Lt, U, Ut, work)
         if math.isnan(log_det):
             return False
         for col in range(d):
@@ -291,13 +318,46 @@ def dense_terms(cov, means, weights, stack_out, const_out, cond_out):
                 shift += u * means[k, j]
             stack_out[row, d] = -shift
         const_out[k] = -0.5 * d * _LOG_2PI + log_det + math.log(weights[k])
-        # ||cov||_inf ||cov^-1||_inf with cov^-1 = U U^T, row a by rows of U^T: an inner loop
-        # that vectorises (a sum over c inside it did not, and cost as much as the Cholesky
-        # factor and its inverse together; a BLAS product is slower on small matrices when
-        # its threads contend)
+        norm = 0.0
         for a in range(d):
-            for c in range(d):
-                Ut[c, a] = U[a, c]
+            row_sum = 0.0
+            for b in range(d):
+                row_sum += abs(cov[k, a, b])
+            norm = max(norm, row_sum)
+        # Bounds on ||cov^-1||_inf from U alone (O(d^2)) settle the side of cond_limit without
+        # the O(d^3) product U U^T, unless the condition number lies within a margin far wider
+        # than their rounding: below, the largest diagonal entry of cov^-1 = U U^T (a row's
+        # squared norm); above, ||U||_inf ||U^T||_inf.  (Rank-deficient covariances, fewer
+        # rows than columns, are far above the limit; well-sampled ones are often far below.)
+        diag_max = 0.0
+        row_abs_max = 0.0
+        for a in range(d):
+            sq = 0.0
+            row_abs = 0.0
+            for c in range(a, d):
+                u = U[a, c]
+                sq += u * u
+                row_abs += abs(u)
+            diag_max = max(diag_max, sq)
+            row_abs_max = max(row_abs_max, row_abs)
+        col_abs_max = 0.0
+        for c in range(d):
+            col_abs = 0.0
+            for a in range(c + 1):
+                col_abs += abs(U[a, c])
+            col_abs_max = max(col_abs_max, col_abs)
+        lower = norm * diag_max
+        upper = norm * row_abs_max * col_abs_max
+        if lower > cond_limit * (1.0 + _COND_MARGIN):
+            cond_out[k] = lower
+            continue
+        if upper < cond_limit * (1.0 - _COND_MARGIN):
+            cond_out[k] = upper
+            continue
+        # ||cov^-1||_inf with cov^-1 = U U^T, row a by rows of U^T: an inner loop that
+        # vectorises (a sum over c inside it did not, and cost as much as the Cholesky factor
+        # and its inverse together; a BLAS product is slower on small matrices when its
+        # threads contend)
         for a in range(d):
             row = inv[a]
             row[:] = 0.0
@@ -306,15 +366,11 @@ def dense_terms(cov, means, weights, stack_out, const_out, cond_out):
                 urow = Ut[c]
                 for b in range(c + 1):
                     row[b] += u * urow[b]
-        norm = 0.0
         inv_norm = 0.0
         for a in range(d):
-            row_sum = 0.0
             inv_sum = 0.0
             for b in range(d):
-                row_sum += abs(cov[k, a, b])
                 inv_sum += abs(inv[a, b])
-            norm = max(norm, row_sum)
             inv_norm = max(inv_norm, inv_sum)
         cond_out[k] = norm * inv_norm
     return True
@@ -333,11 +389,13 @@ def gaussian_terms(cov, means, weights, table_out, const_out):
     """
     K, d, _ = cov.shape
     n_pairs = d * (d + 1) // 2
-    L = np.zeros((d, d))
+    Lt = np.zeros((d, d))
     U = np.zeros((d, d))  # U = (L^-1)^T, upper triangular: U[a, c] = L^-1[c, a]
+    Ut = np.zeros((d, d))
+    work = np.empty(d)
     lam = np.empty((d, d))
     for k in range(K):
-        log_det = _precision_factor(cov[k], L, U)
+        log_det = _precision_factor(cov[k], Lt, U, Ut, work)
         if math.isnan(log_det):
             return False
         # Lambda[a, b] = sum_c U[a, c] U[b, c] over c >= max(a, b)
