@@ -244,42 +244,49 @@ def _precision_factor(cov, Lt, U, Ut, t):
     L[r, c] U[j, c] / L[r, r]``.  The loops run across the independent entries (all ``r`` of a
     column of ``L``, all ``j`` of a column of ``U``) in the innermost loop, so they vectorise
     while every entry keeps its order of operations: the results are bit-identical to the
-    entry-by-entry loops (with the bounds of :func:`dense_terms`, a call at d = 100, K = 10
-    went from 2.5 to 1.4 ms).
+    entry-by-entry loops.
     """
     d = cov.shape[0]
+    # The inner loops run over views from index 0 to their length, so LLVM can drop numba's
+    # negative-index checks and vectorise them (1.7x faster at d = 100 than indexing from j).
     # column j of L (row j of Lt): t[r] = cov[r, j] - sum_{c<j} L[r, c] L[j, c], r >= j
     for j in range(d):
-        for r in range(j, d):
-            t[r] = cov[r, j]
+        tail = t[j:]
+        n_tail = tail.shape[0]
+        cov_col = cov[j:, j]
+        for r in range(n_tail):
+            tail[r] = cov_col[r]
         for c in range(j):
             ljc = Lt[c, j]
-            lrow = Lt[c]
-            for r in range(j, d):
-                t[r] -= lrow[r] * ljc
-        s = t[j]
+            lrow = Lt[c, j:]
+            for r in range(n_tail):
+                tail[r] -= lrow[r] * ljc
+        s = tail[0]
         if not s > 0.0:
             return np.nan
         ljj = math.sqrt(s)
-        Lt[j, j] = ljj
-        for r in range(j + 1, d):
-            Lt[j, r] = t[r] / ljj
+        lcol = Lt[j, j:]
+        lcol[0] = ljj
+        for r in range(1, n_tail):
+            lcol[r] = tail[r] / ljj
     log_det = 0.0
     for j in range(d):
         log_det -= math.log(Lt[j, j])
     # row r of Ut (column r of U): t[j] = -sum_{j<=c<r} L[r, c] U[j, c], j < r
     for r in range(d):
+        head = t[:r]
         for j in range(r):
-            t[j] = 0.0
+            head[j] = 0.0
         for c in range(r):
             lrc = Lt[c, r]
-            urow = Ut[c]
+            urow = Ut[c, : c + 1]
             for j in range(c + 1):
-                t[j] -= lrc * urow[j]
+                head[j] -= lrc * urow[j]
         lrr = Lt[r, r]
+        ut_row = Ut[r]
         for j in range(r):
-            u = t[j] / lrr
-            Ut[r, j] = u
+            u = head[j] / lrr
+            ut_row[j] = u
             U[j, r] = u
         Ut[r, r] = 1.0 / lrr
         U[r, r] = Ut[r, r]
