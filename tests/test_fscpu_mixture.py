@@ -182,3 +182,25 @@ def test_dense_terms_against_numpy_factor_and_condition_number(d):
         assert np.all(cond[~above] >= true_cond[~above] * (1 - 1e-9))
     cov[1, 0, 0] = -1.0  # not positive definite
     assert not dense_terms(cov, means, weights, stack, const, cond, 1e4)
+
+
+def test_dense_covariances_equal_numpy_steps():
+    # the dense M-step's covariances in one numba pass: bit-identical to numpy's whole-array
+    # steps (the same operations in the same order for every entry)
+    from weakfs.pu._fscpu._gmm_kernels import dense_covariances
+
+    rng = np.random.RandomState(3)
+    for K, d in [(1, 1), (3, 2), (10, 17), (4, 60)]:
+        acc = rng.normal(size=(K * d, d + 1)) * 10.0
+        nk = rng.uniform(0.5, 40.0, size=K) + 1e-10
+        centers = rng.normal(size=(K, d))
+        s1 = acc[:, d].reshape(K, d)
+        shift = s1 / nk[:, None]
+        expected = acc[:, :d].reshape(K, d, d) - s1[:, :, None] * centers[:, None, :]
+        expected /= nk[:, None, None]
+        expected -= shift[:, :, None] * shift[:, None, :]
+        expected = 0.5 * (expected + expected.transpose(0, 2, 1))
+        expected[:, np.arange(d), np.arange(d)] += 1e-6
+        cov = np.empty((K, d, d))
+        dense_covariances(acc, s1, centers, nk, shift, 1e-6, cov)
+        np.testing.assert_array_equal(cov, expected)

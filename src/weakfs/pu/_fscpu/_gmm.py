@@ -57,6 +57,7 @@ from weakfs.pu._fscpu._gmm_dense_kernels import (
 )
 from weakfs.pu._fscpu._gmm_kernels import (
     csr_rows,
+    dense_covariances,
     dense_terms,
     em_pass_terms,
     gaussian_terms,
@@ -287,11 +288,8 @@ class _DenseEM(_EMLoop):
         s1 = self.acc[:, d].reshape(K, d)  # sum_i r_ik (x_i - c_k)
         shift = s1 / nk[:, None]  # mean minus center
         # sum_i r_ik (x_i - c_k)(x_i - c_k)^T = W^T X - s1_k c_k^T
-        cov = self.acc[:, :d].reshape(K, d, d) - s1[:, :, None] * self.centers[:, None, :]
-        cov /= nk[:, None, None]
-        cov -= shift[:, :, None] * shift[:, None, :]
-        cov = 0.5 * (cov + cov.transpose(0, 2, 1))
-        cov[:, np.arange(d), np.arange(d)] += self.reg_covar
+        cov = np.empty((K, d, d))
+        dense_covariances(self.acc, s1, self.centers, nk, shift, self.reg_covar, cov)
         return nk / self.n, self.centers + shift, cov
 
     def _start(self, resp):

@@ -384,6 +384,36 @@ def dense_terms(cov, means, weights, stack_out, const_out, cond_out, cond_limit)
 
 
 @njit(cache=True, nogil=True)
+def dense_covariances(acc, s1, centers, nk, shift, reg_covar, cov_out):
+    """The dense EM's covariances from moments about the centers, in one pass (``_DenseEM``).
+
+    ``cov_k = sym((W_k^T X - s1_k c_k^T) / nk_k - shift_k shift_k^T) + reg_covar I`` with
+    ``W_k^T X`` in ``acc[k*d:(k+1)*d, :d]`` and ``sym(A) = (A + A^T) / 2``: numpy's
+    elementwise steps on whole (K, d, d) arrays, with the same operations in the same order for
+    every entry (bit-identical), without their four temporaries of K d^2 values.
+    """
+    K, d = s1.shape
+    tmp = np.empty((d, d))
+    for k in range(K):
+        n_k = nk[k]
+        for a in range(d):
+            arow = acc[k * d + a]
+            s1a = s1[k, a]
+            sa = shift[k, a]
+            trow = tmp[a]
+            crow = centers[k]
+            srow = shift[k]
+            for b in range(d):
+                trow[b] = (arow[b] - s1a * crow[b]) / n_k - sa * srow[b]
+        for a in range(d):
+            out = cov_out[k, a]
+            trow = tmp[a]
+            for b in range(d):
+                out[b] = 0.5 * (trow[b] + tmp[b, a])
+            out[a] += reg_covar
+
+
+@njit(cache=True, nogil=True)
 def gaussian_terms(cov, means, weights, table_out, const_out):
     """Coefficients of :func:`em_pass_terms` from full covariances ``cov`` (K, d, d).
 
