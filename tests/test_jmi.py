@@ -140,3 +140,30 @@ def test_mrmr_without_binning_takes_every_distinct_value_as_a_category():
     Xf = rng.rand(80, 4)
     rel = MRMRSelector(n_features_to_select=2, n_bins=None).fit(Xf, s).relevance_
     np.testing.assert_allclose(rel, rel[0])
+
+
+def test_remembered_pair_matrix_is_the_computed_one_and_read_only():
+    # FSCPU-MI at several k on the same training rows reuses the matrix: the same numbers, bit
+    # for bit, a read-only array, a new matrix for new labels, the oldest forgotten
+    from weakfs._information import (
+        _REMEMBERED_PAIR_MATRICES,
+        _remembered,
+        jmi_pair_matrix,
+        remembered_jmi_pair_matrix,
+    )
+
+    rng = np.random.RandomState(0)
+    codes = rng.randint(0, 4, size=(60, 7))
+    y = rng.randint(0, 2, size=60)
+    first = remembered_jmi_pair_matrix(codes, y)
+    np.testing.assert_array_equal(first, jmi_pair_matrix(codes, y))
+    assert remembered_jmi_pair_matrix(codes.copy(), list(y)) is first
+    with pytest.raises(ValueError, match="read-only"):
+        first[0, 0] = 1.0
+    other = remembered_jmi_pair_matrix(codes, 1 - y[::-1])
+    assert other is not first
+    np.testing.assert_array_equal(other, jmi_pair_matrix(codes, 1 - y[::-1]))
+    for shift in range(1, _REMEMBERED_PAIR_MATRICES + 1):
+        remembered_jmi_pair_matrix(codes + shift, y)
+    assert len(_remembered) == _REMEMBERED_PAIR_MATRICES
+    assert remembered_jmi_pair_matrix(codes, y) is not first

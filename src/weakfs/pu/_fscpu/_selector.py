@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from weakfs._docstrings import fill_doc
-from weakfs._information import discretize, jmi_pair_matrix, jmi_subset_score
+from weakfs._information import discretize, jmi_subset_score, remembered_jmi_pair_matrix
 from weakfs._labels import check_pu_target
 from weakfs._selection import SupportSelector
 from weakfs._validation import (
@@ -350,7 +350,7 @@ class FSCPUSelector(SupportSelector):
         )
         terms = [cluster]
         if self.objective == "cluster+mi":
-            pair = jmi_pair_matrix(discretize(X, self.n_bins), s)
+            pair = remembered_jmi_pair_matrix(discretize(X, self.n_bins), s)
             terms.append(lambda m: jmi_subset_score(pair, m))
         ga = CompactGA(
             self.n_iter,
