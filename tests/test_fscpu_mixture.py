@@ -204,3 +204,24 @@ def test_dense_covariances_equal_numpy_steps():
         cov = np.empty((K, d, d))
         dense_covariances(acc, s1, centers, nk, shift, 1e-6, cov)
         np.testing.assert_array_equal(cov, expected)
+
+
+def test_transient_random_state_gives_the_seeds_stream():
+    # FSCPU's candidates reseed one generator per thread: the same draws as RandomState(seed),
+    # whatever the generator drew before (a cached Gaussian included); other inputs as
+    # scikit-learn's check_random_state
+    from weakfs._validation import transient_random_state
+
+    rng = transient_random_state(5)
+    rng.normal()  # leaves half of a Gaussian pair cached
+    for seed in (0, 7, np.int64(2**31 - 2)):
+        again = transient_random_state(seed)
+        assert again is rng
+        fresh = np.random.RandomState(seed)
+        assert again.normal() == fresh.normal()
+        np.testing.assert_array_equal(again.randint(0, 1000, 20), fresh.randint(0, 1000, 20))
+    own = np.random.RandomState(3)
+    assert transient_random_state(own) is own
+    assert isinstance(transient_random_state(None), np.random.RandomState)
+    with pytest.raises(ValueError):
+        transient_random_state(-1)

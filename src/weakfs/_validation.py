@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -206,6 +207,26 @@ def spawn_seeds(random_state, n: int) -> np.ndarray:
     """
     rng = check_random_state(random_state)
     return rng.randint(np.iinfo(np.int32).max, size=n, dtype=np.int64)
+
+
+_thread_random_state = threading.local()
+
+
+def transient_random_state(random_state) -> np.random.RandomState:
+    """``check_random_state``, except that an integer seed reseeds this thread's one
+    ``RandomState`` instead of building a new one: the same stream (numpy's legacy seeding,
+    which ``RandomState(seed)`` also applies, resets the whole state), for a caller that uses it
+    at once and keeps no reference.  ``RandomState(seed)`` first seeds a fresh bit generator
+    from the OS's entropy, about 100 µs, which a mixture fitted in a millisecond per candidate
+    pays thousands of times in a search; reseeding takes 3 µs.
+    """
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        rng = getattr(_thread_random_state, "rng", None)
+        if rng is None:
+            rng = _thread_random_state.rng = np.random.RandomState()
+        rng.seed(int(random_state))
+        return rng
+    return check_random_state(random_state)
 
 
 def spawn_random_states(random_state, n: int) -> list[np.random.RandomState]:

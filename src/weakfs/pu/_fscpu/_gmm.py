@@ -48,8 +48,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils import check_random_state
 
+from weakfs._validation import transient_random_state
 from weakfs.pu._fscpu._gmm_dense_kernels import (
     blas_gemm,
     dense_em_pass,
@@ -446,7 +446,8 @@ def fit_gaussian_mixture(
         if algorithm != "dense" or resp_init is None:
             *csr, pairs = csr_rows(X)
         if resp_init is None:
-            rng = check_random_state(random_state)
+            # a candidate's mixture is seeded by an int: reseed, not build, the generator
+            rng = transient_random_state(random_state)
             labels = _kmeans(X, csr, n_components, 300, 1e-4, rng)[0]
             resp = np.zeros((n, n_components))
             resp[np.arange(n), labels] = 1.0

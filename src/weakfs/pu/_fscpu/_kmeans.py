@@ -4,8 +4,8 @@ or on the row-nonzero passes of a sparse matrix (kernels in ``_kmeans_kernels.py
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_random_state
 
+from weakfs._validation import transient_random_state
 from weakfs.pu._fscpu._gmm_kernels import csr_rows
 from weakfs.pu._fscpu._kmeans_kernels import (
     lloyd_csr,
@@ -77,7 +77,8 @@ def kmeans(
     are nonzero.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return _kmeans(X, csr_rows(X)[:3], n_clusters, max_iter, tol, check_random_state(random_state))
+    rng = transient_random_state(random_state)  # FSCPU seeds every candidate by an int
+    return _kmeans(X, csr_rows(X)[:3], n_clusters, max_iter, tol, rng)
 
 
 def _kmeans(X, csr, n_clusters, max_iter, tol, rng):
