@@ -43,6 +43,17 @@ def test_every_row_has_an_interval_and_one_row_is_recommended(board):
     assert not board.loc[board["method"] == "random", "tied"].any()
 
 
+def test_fold_scores_are_the_rows_scores_fold_by_fold(board):
+    folds = pd.DataFrame(board.attrs["fold_scores"])
+    assert set(folds["fold"]) == set(range(board.attrs["folds"]))
+    means = folds.groupby(["method", "k"])[["score", "raw_score", "truth"]].mean()
+    for _, row in board.iterrows():
+        got = means.loc[(row["method"], row["k"])]
+        assert got["score"] == pytest.approx(row["score"])
+        assert got["raw_score"] == pytest.approx(row["raw_score"])
+        assert got["truth"] == pytest.approx(row["truth"])
+
+
 def test_the_best_candidate_is_in_the_top_group(board):
     candidates = board[(board["k_rule"] == "auto") | (board["method"] == "all features")]
     candidates = candidates[candidates["method"] != "random"]

@@ -271,7 +271,10 @@ def compare_selectors(
         folds), ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
         prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
         (``prior_resolved``, None for semi-supervised labels), the notes, ``verdict`` (the
-        sentence when the labels cannot tell the candidates apart, else None) and ``folds``.
+        sentence when the labels cannot tell the candidates apart, else None), ``folds`` and
+        ``fold_scores`` (every row's score, raw score and truth on each fold, as columns of a
+        dict, ``pd.DataFrame(board.attrs["fold_scores"])``: one line per ``(method, k, fold)``,
+        the folds numbered alike for every row, for paired comparisons of one's own).
 
     Examples
     --------
@@ -376,5 +379,10 @@ def compare_selectors(
         repeats=max(1, len(splits) // cv),
         verdict=verdict,
         settings={m: plan.settings_for(m) for m in chosen},
+        # plain lists, not a frame: pandas compares and deep-copies attrs as boards are combined
+        fold_scores={
+            name: [record[i] for record in records]
+            for i, name in enumerate(["method", "fold", "k", "score", "raw_score", "truth"])
+        },
     )
     return board
