@@ -97,6 +97,7 @@ BUDGET_RUNS = [
     ("mnist_test10k", ["--positive", "0", "--labeled-fraction", "0.3"], "3m"),
     ("pendigits", ["--positive", "0", "--negative", "1", "--labeled-fraction", "0.05"], "2m"),
     ("spambase", ["--positive", "1", "--labeled-fraction", "0.1"], "5m"),
+    ("arcene", ["--positive", "1", "--labeled-fraction", "0.25"], "5m"),
 ]
 
 

@@ -272,3 +272,28 @@ def test_most_rows_tied_and_all_features_worse_recommends_the_largest_selection(
     pick = board[board["recommended"]].iloc[0]
     assert pick["method"] != ALL_FEATURES and pick["tied"]
     assert pick["k"] == board.loc[board["tied"], "k"].max()
+
+
+def test_refits_on_every_column_are_costed_above_the_screened_folds():
+    # the folds of a wide table read SCREEN_COLUMNS columns; a refit on 10,000 of them costs
+    # more than the linear 5 times (PU permutation importance's took 9.7 times on ARCENE)
+    from weakfs.compare import prior_sensitivity_seconds
+    from weakfs.compare._folds import SCREEN_COLUMNS
+    from weakfs.compare._steps import REFIT_COLUMN_EXPONENT, refit_seconds
+
+    assert refit_seconds("pu_permutation", 2.0, SCREEN_COLUMNS) == pytest.approx(3.0)
+    wide = refit_seconds("pu_permutation", 2.0, 5 * SCREEN_COLUMNS)
+    assert wide == pytest.approx(3.0 * 5**REFIT_COLUMN_EXPONENT) and wide > 3.0 * 9.7
+    board = pd.DataFrame(
+        {
+            "method": ["pu_extra_trees", "pu_permutation", "semi_jmi", "pu_permutation"],
+            "k": [20, 10_000, 20, 50],
+            "auto_k": [True, True, True, False],
+            "seconds": [1.0, 50.0, 7.0, 9.0],
+        }
+    )
+    # four fits of PU Extra Trees (reads the prior, k < all); PU permutation's automatic row
+    # keeps every column (the same at any prior), semi-JMI reads no prior, the fixed row no k
+    assert prior_sensitivity_seconds(board, 10_000) == pytest.approx(
+        4 * refit_seconds("pu_extra_trees", 1.0, 10_000)
+    )

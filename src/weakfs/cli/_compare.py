@@ -253,8 +253,9 @@ def _print_prior_sensitivity(request: CompareRequest, X, labels, board, remainin
     """With an estimated prior: its interval (the one ``compare_selectors`` resolved with the
     prior), and the prior-reading selectors re-run at the interval's ends (Jaccard overlap with
     their board selection), when the budget's ``remaining`` seconds allow it (four fits per
-    selector: at the prior and at both ends, each about one fold's fit on all rows)."""
-    from weakfs.compare import PRIOR_READERS, prior_sensitivity
+    selector: at the prior and at both ends, each a fit on all rows and columns:
+    ``prior_sensitivity_seconds``)."""
+    from weakfs.compare import PRIOR_READERS, prior_sensitivity, prior_sensitivity_seconds
 
     resolved = board.attrs.get("prior_resolved")
     if resolved is None or not resolved.estimated:
@@ -265,8 +266,7 @@ def _print_prior_sensitivity(request: CompareRequest, X, labels, board, remainin
         print(f"class prior: {resolved.no_interval}")
         return
     print(f"class prior {resolved.value_text()}: {resolved.describe()}")
-    readers = board[board["auto_k"] & board["method"].isin(PRIOR_READERS)]
-    cost = 4 * 1.5 * float(readers["seconds"].sum())
+    cost = prior_sensitivity_seconds(board, X.shape[1])
     if remaining is not None and cost > remaining:
         print(
             f"  not re-selected at the interval's ends: about {cost:.0f} s, the budget leaves "

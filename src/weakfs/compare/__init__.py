@@ -3,7 +3,11 @@
 from weakfs.compare._leaderboard import ALL_FEATURES, RANDOM, compare_selectors
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._output import leaderboard_summary, plot_leaderboard, write_leaderboard
-from weakfs.compare._prior_sensitivity import PRIOR_READERS, prior_sensitivity
+from weakfs.compare._prior_sensitivity import (
+    PRIOR_READERS,
+    prior_sensitivity,
+    prior_sensitivity_seconds,
+)
 
 __all__ = [
     "ALL_FEATURES",
@@ -15,5 +19,6 @@ __all__ = [
     "leaderboard_summary",
     "plot_leaderboard",
     "prior_sensitivity",
+    "prior_sensitivity_seconds",
     "write_leaderboard",
 ]

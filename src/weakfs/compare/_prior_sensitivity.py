@@ -13,9 +13,10 @@ import pandas as pd
 
 from weakfs._scores import feature_order
 from weakfs.compare._methods import METHODS
+from weakfs.compare._steps import refit_seconds
 from weakfs.pu import selection_at_interval_ends
 
-__all__ = ["PRIOR_READERS", "prior_sensitivity"]
+__all__ = ["PRIOR_READERS", "prior_sensitivity", "prior_sensitivity_seconds"]
 
 #: the compare methods whose selection depends on the class prior
 PRIOR_READERS = tuple(name for name, spec in METHODS.items() if spec.reads_prior)
@@ -27,6 +28,15 @@ def _chosen(name: str, k: int, prior: float, seed: int, X, y) -> set[int]:
     if spec.ranker:
         return {int(j) for j in feature_order(est)[:k]}
     return {int(j) for j in np.flatnonzero(est.get_support())}
+
+
+def prior_sensitivity_seconds(board: pd.DataFrame, n_features: int) -> float:
+    """About the seconds :func:`prior_sensitivity` takes on ``board`` (four fits per prior-reading
+    method at its automatic k, each on every row and column: the board's folds read a screen of
+    a wide table's columns, so a fold's fit is scaled up to them)."""
+    readers = board[board["auto_k"] & board["method"].isin(PRIOR_READERS)]
+    readers = readers[readers["k"] < n_features]  # every column: not refitted
+    return 4 * sum(refit_seconds(m, s, n_features) for m, s in zip(readers.method, readers.seconds))
 
 
 def prior_sensitivity(
