@@ -20,20 +20,16 @@ import time
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
+from _benchmark_cell import cell_split
 from weakfs._scores import feature_order
 from weakfs.compare import METHODS
 from weakfs.compare._folds import SCREEN_COLUMNS, screen_columns
 from weakfs.compare._methods import settings_at
-from weakfs.experiments.benchmark._cells import _table, _weak_labels
 from weakfs.experiments.benchmark._protocol import (
     DATASETS,
     FIXED_KS,
-    MAX_ROWS,
-    REGIMES,
-    TEST_SIZE,
     method_settings,
 )
 from weakfs.feature_selection import default_model
@@ -43,14 +39,7 @@ PU_METHODS = ("fscpu", "fscpu_mi", "gkf_pual", "pu_extra_trees")
 
 def cell_data(name: str, regime: str, seed: int = 0):
     """The training and test rows of a benchmark cell, its weak labels, screened columns."""
-    X, y, _ = _table(name)
-    rows = np.arange(X.shape[0])
-    if rows.size > MAX_ROWS:
-        rows, _ = train_test_split(rows, train_size=MAX_ROWS, stratify=y, random_state=seed)
-    tr, te = train_test_split(rows, test_size=TEST_SIZE, stratify=y[rows], random_state=seed)
-    X = X[:, X[tr].std(axis=0) > 0]
-    kind, parameter = REGIMES[regime]
-    weak = _weak_labels(kind, parameter, X[tr], y[tr], seed)
+    X, y, tr, te, weak = cell_split(name, regime, seed)
     if X.shape[1] > SCREEN_COLUMNS:
         X = X[:, screen_columns(X[tr], weak, SCREEN_COLUMNS)]
     return X[tr], weak, y[tr], X[te], y[te]

@@ -29,12 +29,12 @@ import time
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
+from _benchmark_cell import cell_split
 from weakfs.compare import compare_selectors
-from weakfs.experiments.benchmark._cells import _Judges, _table, _weak_labels, board_ks
-from weakfs.experiments.benchmark._protocol import MAX_ROWS, REGIMES, TEST_SIZE, method_settings
+from weakfs.experiments.benchmark._cells import _Judges, board_ks
+from weakfs.experiments.benchmark._protocol import method_settings
 from weakfs.pu import check_scar
 
 METHODS = ["semi_jmi", "pu_extra_trees"]
@@ -48,14 +48,7 @@ def paired(diff: np.ndarray, test_share: float) -> tuple[float, float]:
 
 
 def run(name: str, regime: str, seed: int) -> None:
-    X, y, _ = _table(name)
-    rows = np.arange(X.shape[0])
-    if rows.size > MAX_ROWS:
-        rows, _ = train_test_split(rows, train_size=MAX_ROWS, stratify=y, random_state=seed)
-    tr, te = train_test_split(rows, test_size=TEST_SIZE, stratify=y[rows], random_state=seed)
-    X = X[:, X[tr].std(axis=0) > 0]
-    kind, parameter = REGIMES[regime]
-    weak = _weak_labels(kind, parameter, X[tr], y[tr], seed)
+    X, y, tr, te, weak = cell_split(name, regime, seed)
     judge = _Judges(X[tr], y[tr], X[te], y[te], seed)
     ks = board_ks(X.shape[1])
     settings = method_settings(len(tr), X.shape[1], ks)

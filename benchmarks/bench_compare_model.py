@@ -22,24 +22,16 @@ import sys
 import time
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
+from _benchmark_cell import cell_split
 from weakfs.compare import compare_selectors
-from weakfs.experiments.benchmark._cells import _Judges, _table, _weak_labels
-from weakfs.experiments.benchmark._protocol import MAX_ROWS, REGIMES, TEST_SIZE
+from weakfs.experiments.benchmark._cells import _Judges
 from weakfs.feature_selection import default_model
 
 
 def run(name: str, regime: str, seed: int = 0) -> None:
-    X, y, _ = _table(name)
-    rows = np.arange(X.shape[0])
-    if rows.size > MAX_ROWS:
-        rows, _ = train_test_split(rows, train_size=MAX_ROWS, stratify=y, random_state=seed)
-    tr, te = train_test_split(rows, test_size=TEST_SIZE, stratify=y[rows], random_state=seed)
-    X = X[:, X[tr].std(axis=0) > 0]
-    kind, parameter = REGIMES[regime]
-    weak = _weak_labels(kind, parameter, X[tr], y[tr], seed)
+    X, y, tr, te, weak = cell_split(name, regime, seed)
     judge = _Judges(X[tr], y[tr], X[te], y[te], seed)
     methods = ["semi_jmi", "mrmr", "pu_extra_trees"]
     ks = [k for k in (5, 10, 20, 50, 100) if k < X.shape[1]]
