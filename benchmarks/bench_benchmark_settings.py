@@ -22,11 +22,11 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 from threadpoolctl import threadpool_limits
 
-from _benchmark_cell import cell_split
 from weakfs._scores import feature_order
 from weakfs.compare import METHODS
 from weakfs.compare._folds import SCREEN_COLUMNS, screen_columns
 from weakfs.compare._methods import settings_at
+from weakfs.experiments.benchmark._cells import cell_split
 from weakfs.experiments.benchmark._protocol import (
     DATASETS,
     FIXED_KS,
@@ -39,7 +39,7 @@ PU_METHODS = ("fscpu", "fscpu_mi", "gkf_pual", "pu_extra_trees")
 
 def cell_data(name: str, regime: str, seed: int = 0):
     """The training and test rows of a benchmark cell, its weak labels, screened columns."""
-    X, y, tr, te, weak = cell_split(name, regime, seed)
+    X, y, _, tr, te, weak = cell_split(name, regime, seed)
     if X.shape[1] > SCREEN_COLUMNS:
         X = X[:, screen_columns(X[tr], weak, SCREEN_COLUMNS)]
     return X[tr], weak, y[tr], X[te], y[te]

@@ -31,9 +31,8 @@ import pandas as pd
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from _benchmark_cell import cell_split
 from weakfs.compare import compare_selectors
-from weakfs.experiments.benchmark._cells import _Judges, board_ks
+from weakfs.experiments.benchmark._cells import _Judges, board_ks, cell_split
 from weakfs.experiments.benchmark._protocol import method_settings
 from weakfs.pu import check_scar
 
@@ -48,7 +47,7 @@ def paired(diff: np.ndarray, test_share: float) -> tuple[float, float]:
 
 
 def run(name: str, regime: str, seed: int) -> None:
-    X, y, tr, te, weak = cell_split(name, regime, seed)
+    X, y, _, tr, te, weak = cell_split(name, regime, seed)
     judge = _Judges(X[tr], y[tr], X[te], y[te], seed)
     ks = board_ks(X.shape[1])
     settings = method_settings(len(tr), X.shape[1], ks)

@@ -24,14 +24,13 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from _benchmark_cell import cell_split
 from weakfs.compare import compare_selectors
-from weakfs.experiments.benchmark._cells import _Judges
+from weakfs.experiments.benchmark._cells import _Judges, cell_split
 from weakfs.feature_selection import default_model
 
 
 def run(name: str, regime: str, seed: int = 0) -> None:
-    X, y, tr, te, weak = cell_split(name, regime, seed)
+    X, y, _, tr, te, weak = cell_split(name, regime, seed)
     judge = _Judges(X[tr], y[tr], X[te], y[te], seed)
     methods = ["semi_jmi", "mrmr", "pu_extra_trees"]
     ks = [k for k in (5, 10, 20, 50, 100) if k < X.shape[1]]

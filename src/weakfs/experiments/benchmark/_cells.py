@@ -37,7 +37,7 @@ from weakfs.experiments.benchmark._protocol import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.metrics import feature_selection_recall
 
-__all__ = ["PU_VERSION", "VERSION", "cell_version", "make_cells", "run_cell"]
+__all__ = ["PU_VERSION", "VERSION", "cell_split", "cell_version", "make_cells", "run_cell"]
 
 #: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
 #: with repeated folds, intervals, top group and recommendation, its flags recorded per row; 3:
@@ -165,19 +165,30 @@ def run_cell(cell: dict) -> dict:
         return _run_cell(cell)
 
 
-def _run_cell(cell: dict) -> dict:
-    X, y, relevant = _table(cell["dataset"])
-    seed = int(cell["seed"])
+def cell_split(dataset: str, regime: str, seed: int) -> tuple:
+    """A cell's data: ``(X, y, columns, train rows, test rows, weak labels of the train rows)``.
+
+    Rows are subsampled (at most ``MAX_ROWS``, stratified on the truth) and split per
+    repetition; ``X`` keeps only the columns not constant on the training rows, whose indices in
+    the table are ``columns``.  The scripts in ``benchmarks/`` that study one cell use this too.
+    """
+    X, y, _ = _table(dataset)
     rows = np.arange(X.shape[0])
     if rows.size > MAX_ROWS:  # a random subset per repetition, stratified on the truth
         rows, _ = train_test_split(rows, train_size=MAX_ROWS, stratify=y, random_state=seed)
     tr, te = train_test_split(rows, test_size=TEST_SIZE, stratify=y[rows], random_state=seed)
     keep = X[tr].std(axis=0) > 0  # constant training columns carry nothing
     Xs = X[:, keep]
-    names = np.flatnonzero(keep)
-    d = Xs.shape[1]
-    kind, parameter = REGIMES[cell["regime"]]
+    kind, parameter = REGIMES[regime]
     weak = _weak_labels(kind, parameter, Xs[tr], y[tr], seed)
+    return Xs, y, np.flatnonzero(keep), tr, te, weak
+
+
+def _run_cell(cell: dict) -> dict:
+    X, _, relevant = _table(cell["dataset"])  # cached: the table's width, its relevant columns
+    seed = int(cell["seed"])
+    Xs, y, names, tr, te, weak = cell_split(cell["dataset"], cell["regime"], seed)
+    d = Xs.shape[1]
     judge = _Judges(Xs[tr], y[tr], Xs[te], y[te], seed)
     keys = ("method", "k", "k_rule", "weak_score", "truth_auc", "truth_f1", "truth_auc_trees")
     keys += ("tied", "recommended", "select_seconds", "features", "fsr")
