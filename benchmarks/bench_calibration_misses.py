@@ -12,8 +12,10 @@ is more than ``--margin`` truth AUC (logistic judge) below the truly best candid
   (Hanley & McNeil, *Radiology* 1982): how finely the judge itself measures the truth there, if
   the best candidate were no better than the recommendation.
 
-A regret within about one ``se`` is within the judge's own error on that cell.  Computes no
-selection; reads the data only to count the test rows.
+A regret within about one ``se`` is within the judge's own error on that cell.  Then, over the
+cells where the board abstains (and those with fewer than 5 labeled rows per test fold), the
+mean regret of each candidate taken always: what the abstaining board's default is measured
+against.  Computes no selection; reads the data only to count the test rows.
 
 Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [--margin 0.03]
 """
@@ -46,14 +48,42 @@ def _listed(value):
     return ast.literal_eval(value.replace("nan", "None")) if isinstance(value, str) else value
 
 
+def _candidates(cell) -> tuple[list, list, list, list[int]]:
+    """``(methods, ks, truth AUCs, indices of the board's candidates)`` of a cell: each
+    selector at its automatic k, and all features."""
+    method, k, rule = _listed(cell.method), _listed(cell.k), _listed(cell.k_rule)
+    auc = _listed(cell.truth_auc)
+    candidates = [i for i in range(len(method)) if rule[i] == "auto" or method[i] == ALL_FEATURES]
+    return method, k, auc, candidates
+
+
+def default_regrets(cells: pd.DataFrame) -> pd.DataFrame:
+    """Mean regret of always taking each candidate, over the abstaining cells per regime kind."""
+    rows = []
+    for _, cell in cells.iterrows():
+        method, _, auc, candidates = _candidates(cell)
+        best = max(auc[i] for i in candidates)
+        notes = str(cell.notes)
+        for i in candidates:
+            for subset, member in (
+                ("abstained", "cannot tell" in notes),
+                ("fewer than 5 labeled per test fold", "fewer than 5" in notes),
+            ):
+                if member:
+                    kind = "PU" if cell.regime.startswith("pu") else "semi"
+                    rows.append((subset, kind, method[i], best - auc[i], cell.cell_key))
+    frame = pd.DataFrame(rows, columns=["cells", "labels", "always", "regret", "cell"])
+    table = frame.groupby(["cells", "labels", "always"]).agg(
+        mean_regret=("regret", "mean"), n_cells=("cell", "nunique")
+    )
+    return table.reset_index().sort_values(["cells", "labels", "mean_regret"]).round(4)
+
+
 def misses(cells: pd.DataFrame, margin: float) -> pd.DataFrame:
     rows = []
     for _, cell in cells.iterrows():
-        method, k, rule = _listed(cell.method), _listed(cell.k), _listed(cell.k_rule)
-        auc, recommended = _listed(cell.truth_auc), _listed(cell.recommended)
-        candidates = [
-            i for i in range(len(method)) if rule[i] == "auto" or method[i] == ALL_FEATURES
-        ]
+        method, k, auc, candidates = _candidates(cell)
+        recommended = _listed(cell.recommended)
         best = max(candidates, key=lambda i: auc[i])
         chosen = next(i for i in candidates if recommended[i])
         if auc[best] - auc[chosen] <= margin:
@@ -94,6 +124,8 @@ def main() -> None:
         print(markdown_table(table))
         within = int(np.sum(table.regret <= table.se))
         print(f"\nregret within one se of the judge: {within} of {len(table)}")
+    print("\nalways one candidate, where the board abstains:")
+    print(markdown_table(default_regrets(cells)))
 
 
 if __name__ == "__main__":
