@@ -23,7 +23,6 @@ Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [-
 from __future__ import annotations
 
 import argparse
-import ast
 import math
 import pathlib
 
@@ -31,10 +30,13 @@ import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
-from weakfs.compare import ALL_FEATURES
+from weakfs.compare import RANDOM
+from weakfs.experiments._store import _from_csv
 from weakfs.experiments.benchmark._cells import cell_split
+from weakfs.experiments.benchmark._report import _candidates, _long
 
 RESULTS = pathlib.Path(__file__).resolve().parents[1] / "results" / "benchmark.csv"
+CELL = ["dataset", "regime", "seed"]
 
 
 def hanley_mcneil_se(auc: float, n_positive: int, n_negative: int) -> float:
@@ -44,68 +46,61 @@ def hanley_mcneil_se(auc: float, n_positive: int, n_negative: int) -> float:
     return math.sqrt(max(variance, 0.0) / (n_positive * n_negative))
 
 
-def _listed(value):
-    return ast.literal_eval(value.replace("nan", "None")) if isinstance(value, str) else value
+def board_candidates(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per (cell, candidate) as the report reads them (each selector at its automatic
+    k, and all features), with the cell's regret of each and whether its board abstained."""
+    long = _candidates(_long(cells))
+    long = long[long["method"] != RANDOM].copy()
+    long["regret"] = long.groupby(CELL)["truth_auc"].transform("max") - long["truth_auc"]
+    notes = cells[CELL].assign(notes=cells["notes"].astype(str))
+    long = long.merge(notes, on=CELL, how="left", validate="many_to_one")
+    long["abstained"] = long["notes"].str.contains("cannot tell", regex=False)
+    long["few labels per fold"] = long["notes"].str.contains("fewer than 5", regex=False)
+    return long
 
 
-def _candidates(cell) -> tuple[list, list, list, list[int]]:
-    """``(methods, ks, truth AUCs, indices of the board's candidates)`` of a cell: each
-    selector at its automatic k, and all features."""
-    method, k, rule = _listed(cell.method), _listed(cell.k), _listed(cell.k_rule)
-    auc = _listed(cell.truth_auc)
-    candidates = [i for i in range(len(method)) if rule[i] == "auto" or method[i] == ALL_FEATURES]
-    return method, k, auc, candidates
-
-
-def default_regrets(cells: pd.DataFrame) -> pd.DataFrame:
-    """Mean regret of always taking each candidate, over the abstaining cells per regime kind."""
-    rows = []
-    for _, cell in cells.iterrows():
-        method, _, auc, candidates = _candidates(cell)
-        best = max(auc[i] for i in candidates)
-        notes = str(cell.notes)
-        for i in candidates:
-            for subset, member in (
-                ("abstained", "cannot tell" in notes),
-                ("fewer than 5 labeled per test fold", "fewer than 5" in notes),
-            ):
-                if member:
-                    kind = "PU" if cell.regime.startswith("pu") else "semi"
-                    rows.append((subset, kind, method[i], best - auc[i], cell.cell_key))
-    frame = pd.DataFrame(rows, columns=["cells", "labels", "always", "regret", "cell"])
-    table = frame.groupby(["cells", "labels", "always"]).agg(
-        mean_regret=("regret", "mean"), n_cells=("cell", "nunique")
+def default_regrets(long: pd.DataFrame) -> pd.DataFrame:
+    """Mean regret of always taking each candidate, over the abstaining cells per label kind."""
+    parts = []
+    for subset, label in (
+        ("abstained", "abstained"),
+        ("few labels per fold", "fewer than 5 labeled per test fold"),
+    ):
+        rows = long[long[subset]].assign(cells=label)
+        rows["labels"] = np.where(rows["regime"].str.startswith("pu"), "PU", "semi")
+        parts.append(rows)
+    frame = pd.concat(parts)
+    table = frame.groupby(["cells", "labels", "method"]).agg(
+        mean_regret=("regret", "mean"), n_cells=("regret", "size")
     )
-    return table.reset_index().sort_values(["cells", "labels", "mean_regret"]).round(4)
+    table = table.reset_index().rename(columns={"method": "always"})
+    return table.sort_values(["cells", "labels", "mean_regret"]).round(4)
 
 
-def misses(cells: pd.DataFrame, margin: float) -> pd.DataFrame:
+def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
     rows = []
-    for _, cell in cells.iterrows():
-        method, k, auc, candidates = _candidates(cell)
-        recommended = _listed(cell.recommended)
-        best = max(candidates, key=lambda i: auc[i])
-        chosen = next(i for i in candidates if recommended[i])
-        if auc[best] - auc[chosen] <= margin:
+    for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
+        best = cell.loc[cell["truth_auc"].idxmax()]
+        chosen = cell[cell["recommended"].astype(bool)].iloc[0]
+        if chosen["regret"] <= margin:
             continue
-        _, y, _, _, test, _ = cell_split(cell.dataset, cell.regime, int(cell.seed))
+        _, y, _, _, test, _ = cell_split(dataset, regime, int(seed))
         positives = int(y[test].sum())
         negatives = test.size - positives
-        notes = str(cell.notes)
         rows.append(
             {
-                "regime": cell.regime,
-                "dataset": cell.dataset,
-                "seed": int(cell.seed),
-                "recommended": f"{method[chosen]} ({k[chosen]})",
-                "best": f"{method[best]} ({k[best]})",
-                "regret": round(auc[best] - auc[chosen], 3),
-                "abstained": "cannot tell" in notes,
-                "few labels per fold": "fewer than 5" in notes,
+                "regime": regime,
+                "dataset": dataset,
+                "seed": int(seed),
+                "recommended": f"{chosen['method']} ({chosen['k']})",
+                "best": f"{best['method']} ({best['k']})",
+                "regret": round(chosen["regret"], 3),
+                "abstained": chosen["abstained"],
+                "few labels per fold": chosen["few labels per fold"],
                 "test +/-": f"{positives}/{negatives}",
-                "pairs": f"{round((auc[best] - auc[chosen]) * positives * negatives)}"
+                "pairs": f"{round(chosen['regret'] * positives * negatives)}"
                 f" of {positives * negatives}",
-                "se": round(hanley_mcneil_se(auc[chosen], positives, negatives), 3),
+                "se": round(hanley_mcneil_se(chosen["truth_auc"], positives, negatives), 3),
             }
         )
     return pd.DataFrame(rows)
@@ -117,7 +112,9 @@ def main() -> None:
     args = parser.parse_args()
     cells = pd.read_csv(RESULTS)
     cells = cells[cells.superseded.isna() & (cells.regime != "none")]
-    table = misses(cells, args.margin)
+    cells = cells.map(_from_csv)  # the lists per candidate, as the report reads them
+    long = board_candidates(cells)
+    table = misses(long, args.margin)
     print(f"{len(table)} of {len(cells)} labeled cells more than {args.margin} below the best")
     if len(table):
         table = table.sort_values(["regime", "dataset", "seed"])
@@ -125,7 +122,7 @@ def main() -> None:
         within = int(np.sum(table.regret <= table.se))
         print(f"\nregret within one se of the judge: {within} of {len(table)}")
     print("\nalways one candidate, where the board abstains:")
-    print(markdown_table(default_regrets(cells)))
+    print(markdown_table(default_regrets(long)))
 
 
 if __name__ == "__main__":
