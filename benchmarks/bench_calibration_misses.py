@@ -15,7 +15,9 @@ is more than ``--margin`` truth AUC (logistic judge) below the truly best candid
 A regret within about one ``se`` is within the judge's own error on that cell.  Then, over the
 cells where the board abstains (and those with fewer than 5 labeled rows per test fold), the
 mean regret of each candidate taken always: what the abstaining board's default is measured
-against.  Computes no selection; reads the data only to count the test rows.
+against.  Last, the mean regrets split by how finely the judge measures a cell: ``se`` of all
+features' truth AUC at most ``--precise`` (default 0.05) or above it.  Computes no selection;
+reads the data only to count the test rows.
 
 Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [--margin 0.03]
 """
@@ -23,6 +25,7 @@ Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [-
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import pathlib
 
@@ -77,6 +80,40 @@ def default_regrets(long: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["cells", "labels", "mean_regret"]).round(4)
 
 
+@functools.cache
+def test_counts(dataset: str, regime: str, seed: int) -> tuple[int, int]:
+    """Positive and negative test rows of a cell, from the cell's own split."""
+    _, y, _, _, test, _ = cell_split(dataset, regime, seed)
+    positives = int(y[test].sum())
+    return positives, test.size - positives
+
+
+def by_judge_precision(long: pd.DataFrame, precise: float) -> pd.DataFrame:
+    """Mean regret of the board and of always all features, per regime, over the cells where the
+    judge's standard error of all features' truth AUC is at most ``precise`` and over the rest."""
+    rows = []
+    for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
+        everything = cell[cell["method"] == "all features"].iloc[0]
+        se = hanley_mcneil_se(everything["truth_auc"], *test_counts(dataset, regime, int(seed)))
+        rows.append(
+            {
+                "regime": regime,
+                "judge se": f"<= {precise}" if se <= precise else f"> {precise}",
+                "board": cell.loc[cell["recommended"].astype(bool), "regret"].iloc[0],
+                "all features": everything["regret"],
+                "dataset": dataset,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    table = frame.groupby(["regime", "judge se"]).agg(
+        cells=("board", "size"),
+        datasets=("dataset", "nunique"),
+        board=("board", "mean"),
+        all_features=("all features", "mean"),
+    )
+    return table.reset_index().round(4)
+
+
 def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
     rows = []
     for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
@@ -84,9 +121,7 @@ def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
         chosen = cell[cell["recommended"].astype(bool)].iloc[0]
         if chosen["regret"] <= margin:
             continue
-        _, y, _, _, test, _ = cell_split(dataset, regime, int(seed))
-        positives = int(y[test].sum())
-        negatives = test.size - positives
+        positives, negatives = test_counts(dataset, regime, int(seed))
         rows.append(
             {
                 "regime": regime,
@@ -109,6 +144,7 @@ def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--margin", type=float, default=0.03)
+    parser.add_argument("--precise", type=float, default=0.05)
     args = parser.parse_args()
     cells = pd.read_csv(RESULTS)
     cells = cells[cells.superseded.isna() & (cells.regime != "none")]
@@ -123,6 +159,8 @@ def main() -> None:
         print(f"\nregret within one se of the judge: {within} of {len(table)}")
     print("\nalways one candidate, where the board abstains:")
     print(markdown_table(default_regrets(long)))
+    print("\nmean regret by the judge's precision (se of all features' truth AUC):")
+    print(markdown_table(by_judge_precision(long, args.precise)))
 
 
 if __name__ == "__main__":
