@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
-from weakfs.compare import RANDOM
+from weakfs.compare import ALL_FEATURES, RANDOM
 from weakfs.experiments._store import _from_csv
 from weakfs.experiments.benchmark._cells import cell_split
 from weakfs.experiments.benchmark._report import _candidates, _long
@@ -80,6 +80,11 @@ def default_regrets(long: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["cells", "labels", "mean_regret"]).round(4)
 
 
+def recommended_row(cell: pd.DataFrame) -> pd.Series:
+    """The candidate the cell's board recommended (exactly one per cell)."""
+    return cell[cell["recommended"].astype(bool)].iloc[0]
+
+
 @functools.cache
 def test_counts(dataset: str, regime: str, seed: int) -> tuple[int, int]:
     """Positive and negative test rows of a cell, from the cell's own split."""
@@ -93,13 +98,13 @@ def by_judge_precision(long: pd.DataFrame, precise: float) -> pd.DataFrame:
     judge's standard error of all features' truth AUC is at most ``precise`` and over the rest."""
     rows = []
     for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
-        everything = cell[cell["method"] == "all features"].iloc[0]
+        everything = cell[cell["method"] == ALL_FEATURES].iloc[0]
         se = hanley_mcneil_se(everything["truth_auc"], *test_counts(dataset, regime, int(seed)))
         rows.append(
             {
                 "regime": regime,
                 "judge se": f"<= {precise}" if se <= precise else f"> {precise}",
-                "board": cell.loc[cell["recommended"].astype(bool), "regret"].iloc[0],
+                "board": recommended_row(cell)["regret"],
                 "all features": everything["regret"],
                 "dataset": dataset,
             }
@@ -118,7 +123,7 @@ def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
     rows = []
     for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
         best = cell.loc[cell["truth_auc"].idxmax()]
-        chosen = cell[cell["recommended"].astype(bool)].iloc[0]
+        chosen = recommended_row(cell)
         if chosen["regret"] <= margin:
             continue
         positives, negatives = test_counts(dataset, regime, int(seed))
