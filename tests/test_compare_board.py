@@ -263,15 +263,48 @@ def test_too_few_labels_keep_all_features_even_when_found_worse(labeled_per_fold
     assert f"only {labeled_per_fold} labeled rows" in verdict
 
 
-def test_most_rows_tied_and_all_features_worse_recommends_the_largest_selection():
+def test_most_rows_tied_and_all_features_worse_still_recommends_all_features():
+    """Labels that cannot separate the selections are no evidence against every column: the
+    abstaining board keeps all features and says that it scores below the best."""
     board, verdict = build_board(
         _all_features_below_records(), list("abcd"), 4, n_folds=6, test_share=0.2,
         min_labeled_per_fold=50, with_truth=False, method_order=["mrmr", "semi_jmi"],
     )  # fmt: skip
-    assert "within noise of the best" in verdict
+    assert "within noise of the best" in verdict and "scores below the best" in verdict
+    assert not board.loc[board["method"] == ALL_FEATURES, "tied"].item()
+    assert board.loc[board["recommended"], "method"].tolist() == [ALL_FEATURES]
+
+
+def test_an_abstaining_board_without_all_features_recommends_its_largest_tied_selection():
+    records = [r for r in _all_features_below_records() if r[0] != ALL_FEATURES]
+    records += [("pu_permutation", f, 3, 0.90, 0.8, np.nan, 0.1, np.arange(3)) for f in range(6)]
+    board, verdict = build_board(
+        records, list("abcd"), 4, n_folds=6, test_share=0.2, min_labeled_per_fold=50,
+        with_truth=False, method_order=["mrmr", "semi_jmi", "pu_permutation"],
+    )  # fmt: skip
+    assert "largest selection of its top group" in verdict
     pick = board[board["recommended"]].iloc[0]
-    assert pick["method"] != ALL_FEATURES and pick["tied"]
-    assert pick["k"] == board.loc[board["tied"], "k"].max()
+    assert pick["tied"] and pick["k"] == board.loc[board["tied"], "k"].max()
+
+
+def test_a_selection_found_better_than_every_column_is_recommended():
+    """Not abstaining (one of three candidates tied) and all features found worse: the top
+    group's simplest member."""
+    rng = np.random.RandomState(2)
+    records = []
+    for f in range(8):
+        noise = 0.01 * rng.randn()
+        records += [
+            ("mrmr", f, 1, 0.90 + noise + 0.005 * rng.randn(), 0.8, np.nan, 0.1, np.array([0])),
+            ("semi_jmi", f, 1, 0.70 + noise, 0.8, np.nan, 0.1, np.array([2])),
+            ("all features", f, 4, 0.70 + noise, 0.7, np.nan, 0.0, np.arange(4)),
+        ]
+    board, verdict = build_board(
+        records, list("abcd"), 4, n_folds=8, test_share=0.2, min_labeled_per_fold=50,
+        with_truth=False, method_order=["mrmr", "semi_jmi"],
+    )  # fmt: skip
+    assert verdict is None
+    assert board.loc[board["recommended"], "method"].tolist() == ["mrmr"]
 
 
 def test_refits_on_every_column_are_costed_above_the_screened_folds():
