@@ -689,8 +689,19 @@ def test_all_features_recommended_below_a_tied_leader_names_the_leader():
     from weakfs.cli._compare import _not_the_leader
 
     summary = pd.DataFrame(
-        {"method": ["mrmr", "all features"], "k": [44, 4862], "score": [0.859, 0.747]}
+        {
+            "method": ["mrmr", "all features"],
+            "k": [44, 4862],
+            "score": [0.859, 0.747],
+            "tied": [True, True],
+        }
     )
     said = _not_the_leader(summary, summary.iloc[1])
     assert said.startswith("; mrmr (k=44) scored higher (0.859 against 0.747)")
+    assert "not significantly" in said
     assert _not_the_leader(summary.iloc[::-1].reset_index(drop=True), summary.iloc[1]) == ""
+    # an abstaining board keeps all features although the test finds it worse: not "not
+    # significantly"
+    summary["tied"] = [True, False]
+    said = _not_the_leader(summary, summary.iloc[1])
+    assert "not significantly" not in said and "no evidence against every column" in said

@@ -226,10 +226,16 @@ def _not_the_leader(summary: pd.DataFrame, pick: pd.Series) -> str:
     leader = summary.iloc[0]
     if leader["method"] == pick["method"] or leader["score"] <= pick["score"]:
         return ""
+    lead = f"; {leader['method']} (k={leader['k']}) scored higher ({leader['score']:.3f} against "
+    if not pick["tied"]:
+        # the abstaining board keeps every column although the paired test finds it worse
+        return (
+            lead + f"{pick['score']:.3f}), but labels that cannot tell the selections apart are "
+            "no evidence against every column either"
+        )
     return (
-        f"; {leader['method']} (k={leader['k']}) scored higher ({leader['score']:.3f} against "
-        f"{pick['score']:.3f}) but not significantly on these folds, and a selection must be "
-        "found better than every column before the board trades columns for it"
+        lead + f"{pick['score']:.3f}) but not significantly on these folds, and a selection must "
+        "be found better than every column before the board trades columns for it"
     )
 
 
