@@ -261,6 +261,7 @@ def test_too_few_labels_keep_all_features_even_when_found_worse(labeled_per_fold
     assert not board.loc[board["method"] == ALL_FEATURES, "tied"].item()
     assert board.loc[board["recommended"], "method"].tolist() == [ALL_FEATURES]
     assert f"only {labeled_per_fold} labeled rows" in verdict
+    assert "scores below the best" not in verdict
 
 
 def test_most_rows_tied_and_all_features_worse_still_recommends_all_features():

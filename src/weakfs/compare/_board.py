@@ -193,7 +193,10 @@ def build_board(
     all_features = board.index[board["method"] == ALL_FEATURES]
     if reason is not None and len(all_features):
         pick = all_features[0]
-        below = "" if board.loc[pick, "tied"] else ", though it scores below the best"
+        # with too few labels the reason itself says the test is no evidence (and that wording
+        # is what the committed benchmark cells of that case record)
+        below = ", though it scores below the best"
+        below = "" if board.loc[pick, "tied"] or few_labels else below
         sentence = (
             f"The labels cannot tell these selectors apart ({reason}): the board recommends all "
             f"features, the robust default{below}, rather than a confident first place."
