@@ -195,8 +195,8 @@ def build_board(
         pick = all_features[0]
         # with too few labels the reason itself says the test is no evidence (and that wording
         # is what the committed benchmark cells of that case record)
-        below = ", though it scores below the best"
-        below = "" if board.loc[pick, "tied"] or few_labels else below
+        quiet = board.loc[pick, "tied"] or few_labels
+        below = "" if quiet else ", though it scores below the best"
         sentence = (
             f"The labels cannot tell these selectors apart ({reason}): the board recommends all "
             f"features, the robust default{below}, rather than a confident first place."
