@@ -16,8 +16,11 @@ A regret within about one ``se`` is within the judge's own error on that cell.  
 cells where the board abstains (and those with fewer than 5 labeled rows per test fold), the
 mean regret of each candidate taken always: what the abstaining board's default is measured
 against.  Last, the mean regrets split by how finely the judge measures a cell: ``se`` of all
-features' truth AUC at most ``--precise`` (default 0.05) or above it.  Computes no selection;
-reads the data only to count the test rows.
+features' truth AUC at most ``--precise`` (default 0.05) or above it.  Last, what the top group
+holds: its mean size beside the board's candidates, and the mean regret of its best member picked
+with the truth (a bound for any rule that picks within the top group, not a rule: the board has
+no truth), beside the board's and all features'.  Computes no selection; reads the data only to
+count the test rows.
 
 Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [--margin 0.03]
 """
@@ -119,6 +122,30 @@ def by_judge_precision(long: pd.DataFrame, precise: float) -> pd.DataFrame:
     return table.reset_index().round(4)
 
 
+def top_group_bound(long: pd.DataFrame) -> pd.DataFrame:
+    """Per regime: candidates and tied candidates per cell, and the mean regret of the board, of
+    always all features and of the top group's truly best member (a within-group rule's bound)."""
+    tied = long[long["tied"].astype(bool)]
+    per_cell = pd.DataFrame(
+        {
+            "candidates": long.groupby(CELL).size(),
+            "tied": tied.groupby(CELL).size(),
+            "board": long[long["recommended"].astype(bool)].set_index(CELL)["regret"],
+            "all_features": long[long["method"] == ALL_FEATURES].set_index(CELL)["regret"],
+            "top_group_best": tied.groupby(CELL)["regret"].min(),
+        }
+    )
+    table = per_cell.groupby(level="regime").agg(
+        cells=("board", "size"),
+        candidates=("candidates", "mean"),
+        tied=("tied", "mean"),
+        board=("board", "mean"),
+        all_features=("all_features", "mean"),
+        top_group_best=("top_group_best", "mean"),
+    )
+    return table.reset_index().round(4)
+
+
 def misses(long: pd.DataFrame, margin: float) -> pd.DataFrame:
     rows = []
     for (dataset, regime, seed), cell in long.groupby(CELL, sort=False):
@@ -166,6 +193,8 @@ def main() -> None:
     print(markdown_table(default_regrets(long)))
     print("\nmean regret by the judge's precision (se of all features' truth AUC):")
     print(markdown_table(by_judge_precision(long, args.precise)))
+    print("\nwhat the top group holds (top_group_best: its truly best member, a bound, no rule):")
+    print(markdown_table(top_group_bound(long)))
 
 
 if __name__ == "__main__":
