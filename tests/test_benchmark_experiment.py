@@ -243,3 +243,39 @@ def test_calibration_counts_only_the_top_group_not_a_recommendation_outside_it(t
     assert "| pu-scar-0.1 | 12 | 92 % " in calibration
     # the other 11 cells recommend "a", a selection
     assert "| pu-scar-0.1 | 12 | 92 % | 0 | 11 | " in calibration
+
+
+def test_rarest_labeled_group_of_pu_and_semi_labels():
+    assert _cells._rarest_labeled_group(np.array([0, 1, 0, 0])) == 1
+    assert _cells._rarest_labeled_group(np.array([-1, 0, 0, 1, 1, 1, -1])) == 2
+
+
+@pytest.mark.needs_data
+def test_cell_with_one_labeled_positive_is_recorded_as_cannot_run():
+    # ORL at 10 %: 7 training positives, one labeled; the board cannot make two folds
+    cell = {"dataset": "orl", "regime": "pu-scar-0.1", "seed": 0}
+    weak = _cells.cell_split(**cell)[-1]
+    assert int(weak.sum()) == 1
+    out = run_cell(cell)
+    assert out["notes"].startswith("cannot run: 1 labeled training row(s)")
+    assert out["method"] == [] and out["truth_auc"] == [] and out["settings"] == "{}"
+
+
+def test_report_counts_cells_that_cannot_run_apart(tmp_path):
+    table = _fake_table()
+    empty = {key: [] for key, value in table.loc[0].items() if isinstance(value, list)}
+    cannot = {
+        **table.loc[0].to_dict(),
+        **empty,
+        "dataset": "glioma",
+        "seed": 4,
+        "settings": "{}",
+        "notes": "cannot run: 1 labeled training row(s) in the rarest labeled group",
+    }
+    table = pd.concat([table, pd.DataFrame([cannot])], ignore_index=True)
+    ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
+    text = write_report(table, ctx)
+    assert "13 cells, 0 pairs with the 5 repetitions asked for (1 of the cells cannot run)." in text
+    assert "Cannot run: 1 cell (pu-scar-0.1: glioma seed 4)" in text
+    # left out of the analysis: the calibration still counts the 12 cells that ran
+    assert "| pu-scar-0.1 | 12 | 100 % " in text.split("## The board's calibration")[1]

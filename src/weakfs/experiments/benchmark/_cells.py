@@ -27,6 +27,7 @@ from weakfs.compare import ALL_FEATURES, METHODS, RANDOM, compare_selectors
 from weakfs.datasets import load, make_informative_noise, make_pu_labels
 from weakfs.experiments._registry import RunConfig
 from weakfs.experiments.benchmark._protocol import (
+    CANNOT_RUN,
     DATASETS,
     FIXED_KS,
     MAX_ROWS,
@@ -37,7 +38,14 @@ from weakfs.experiments.benchmark._protocol import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.metrics import feature_selection_recall
 
-__all__ = ["PU_VERSION", "VERSION", "cell_split", "cell_version", "make_cells", "run_cell"]
+__all__ = [
+    "PU_VERSION",
+    "VERSION",
+    "cell_split",
+    "cell_version",
+    "make_cells",
+    "run_cell",
+]
 
 #: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
 #: with repeated folds, intervals, top group and recommendation, its flags recorded per row; 3:
@@ -56,6 +64,10 @@ PU_VERSION = 5
 # read "but all features scores below them"; among the committed cells those were SCAR seed 1
 # of synth-informative and synth-xor, SCAR seed 2 of DEXTER and semi-supervised ADA seed 4, all
 # recomputed with the rule.
+# Nor for cells that cannot run (fewer than two labeled positives): they used to raise and were
+# never recorded, so no committed cell changes.
+#: the fewest labeled rows in a labeled group the board can split into its two folds at least
+MIN_LABELED = 2
 #: the unsupervised baseline of the no-label regime
 VARIANCE = "variance (range-scaled)"
 #: random draws per size judged (the reference of every selection of that size)
@@ -122,6 +134,16 @@ def _weak_labels(kind: str, parameter, X, y, seed: int):
             labels[rng.choice(rows, size=min(take, rows.size), replace=False)] = c
         return labels
     return None
+
+
+def _rarest_labeled_group(weak) -> int:
+    """Labeled rows in the rarest labeled group: labeled positives of PU labels (0/1), the
+    rarer labeled class of semi-supervised ones (-1 unlabeled)."""
+    weak = np.asarray(weak)
+    if weak.min() >= 0:  # PU: 1 labeled positive, 0 unlabeled
+        return int(np.sum(weak == 1))
+    labeled = weak[weak >= 0]
+    return int(min((np.sum(labeled == c) for c in np.unique(labeled)), default=0))
 
 
 class _Judges:
@@ -237,6 +259,15 @@ def _run_cell(cell: dict) -> dict:
         add(ALL_FEATURES, np.arange(d), np.nan, 0.0, "fixed")
         settings: dict = {}
         out.update(notes="", prior=None)
+    elif (n_labeled := _rarest_labeled_group(weak)) < MIN_LABELED:
+        # a regime's share of a handful of training positives: nothing to compare selectors on
+        # (the board raises); recorded, so the grid knows the cell is final, with no rows
+        settings = {}
+        out.update(
+            notes=f"{CANNOT_RUN}: {n_labeled} labeled training row(s) in the rarest labeled "
+            f"group, the board needs at least {MIN_LABELED} (two folds)",
+            prior=None,
+        )
     else:
         notes: list[str] = []
         n_train = len(tr)

@@ -87,6 +87,9 @@ FIXED_KS = (5, 10, 20, 50, 100)
 #: there, so that the report needs no computing module
 RANDOM, ALL_FEATURES = "random", "all features"
 REFERENCES = (RANDOM, ALL_FEATURES)
+#: how the notes of a cell that cannot run begin (too few labels for the board: the cell is
+#: recorded with no rows, and the report counts it apart)
+CANNOT_RUN = "cannot run"
 #: the judges of the truth: a model fitted on the true training labels of the selected columns
 JUDGES = {"truth_auc": "logistic regression", "truth_auc_trees": "extra trees"}
 

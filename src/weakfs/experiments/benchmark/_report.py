@@ -13,6 +13,7 @@ from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments.benchmark._protocol import (
     ALL_FEATURES,
+    CANNOT_RUN,
     DATASETS,
     FAMILIES,
     FIXED_KS,
@@ -474,6 +475,33 @@ def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFra
     return pd.DataFrame(table)
 
 
+def _cannot_run(table: pd.DataFrame) -> tuple[pd.Series, str]:
+    """Which cells cannot run (too few labels for the board: recorded with no rows), and a
+    sentence naming them per regime and dataset."""
+    notes = table["notes"].fillna("").astype(str) if "notes" in table else None
+    if notes is None:
+        return pd.Series(False, index=table.index), ""
+    cannot = notes.str.startswith(CANNOT_RUN)
+    if not cannot.any():
+        return cannot, ""
+    parts = []
+    for regime, cells in table[cannot].groupby("regime", sort=False):
+        per_dataset = [
+            f"{dataset} seed{'s' if len(seeds) > 1 else ''} "
+            + ", ".join(str(int(s)) for s in sorted(seeds))
+            for dataset, seeds in cells.groupby("dataset")["seed"]
+        ]
+        parts.append(f"{regime}: {'; '.join(per_dataset)}")
+    reason = notes[cannot].iloc[0].split(": ", 1)[-1]
+    n = int(cannot.sum())
+    text = (
+        f"Cannot run: {n} cell{'s' if n > 1 else ''} ({' | '.join(parts)}), whose split leaves too "
+        f"few labels (as in the first of them: {reason}); they are final, hold no rows and are "
+        "left out of everything below."
+    )
+    return cannot, text
+
+
 def _settings_text(table: pd.DataFrame) -> str:
     """The settings the cells ran with (fixed by each table's size), per method: the range."""
     if "settings" not in table:
@@ -497,10 +525,12 @@ def _settings_text(table: pd.DataFrame) -> str:
 
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
-    long = _long(table)
     n_cells = len(table)
     grid = len(DATASETS) * len(REGIMES)
-    done = table.groupby(["dataset", "regime"])["seed"].nunique()
+    done = table.groupby(["dataset", "regime"])["seed"].nunique()  # cells that cannot run too
+    cannot, cannot_text = _cannot_run(table)
+    table = table[~cannot]
+    long = _long(table)
     families = {}
     for name, family in FAMILIES.items():
         families.setdefault(family, []).append(name)
@@ -527,8 +557,10 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "multi-class table is its first class against the rest).",
         "",
         f"Grid done: {done.size} of {grid} (dataset, regime) pairs have cells; {n_cells} cells, "
-        f"{int((done >= 5).sum())} pairs with the 5 repetitions asked for.",
+        f"{int((done >= 5).sum())} pairs with the 5 repetitions asked for"
+        + (f" ({int(cannot.sum())} of the cells cannot run)." if cannot.any() else "."),
         "",
+        *([cannot_text, ""] if cannot_text else []),
         "Regimes: " + "; ".join(f"`{r}`" for r in REGIMES) + " (pu-scar-F: SCAR, a share F of "
         "the positives labeled; pu-biased-0.3: a positive's chance of a label grows with "
         'its logistic score, `make_pu_labels(mechanism="score")`, 30 % on average; '
