@@ -137,7 +137,13 @@ def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
                 "selection beats all features": verdict,
             }
         )
-    return pd.DataFrame(rows)
+    if not rows:
+        return pd.DataFrame(rows)
+    # the families in their order, each family's regimes in the grid's order
+    order = {name: i for i, name in enumerate(dict.fromkeys([*FAMILIES.values(), *REGIMES]))}
+    answer = pd.DataFrame(rows)
+    rank = answer["family"].map(order) * len(order) + answer["regime"].map(order)
+    return answer.loc[rank.sort_values(kind="stable").index].reset_index(drop=True)
 
 
 def _k_plot(long: pd.DataFrame, ctx: ReportContext) -> str | None:
