@@ -113,20 +113,30 @@ def _validate(X, y, methods, ks, budget, y_true):
     return X, names, y, kind, chosen, ks, y_true
 
 
+#: the fewest rows the rarest labeled group may hold: one per fold of two folds
+MIN_LABELED = 2
+
+
+def rarest_labeled_group(y, kind: str) -> int:
+    """Rows in the board's rarest stratum: the labeled positives or the unlabeled rows of PU
+    labels (``kind="pu"``), the rarest class (unlabeled rows included) of semi-supervised ones."""
+    y = np.asarray(y)
+    if kind == "pu":
+        return min(int(np.sum(y == 1)), int(np.sum(y == 0)))
+    return min(int(np.sum(y == c)) for c in np.unique(y))
+
+
 def _folds_for_labels(y, kind: str, cv: int, notes: list) -> int:
     """``cv``, or fewer folds when the rarest stratum (labeled positives; a labeled class) has
-    fewer rows than ``cv``; at least 2 (too few labels to compare anything is an error)."""
-    if kind == "pu":
-        strata = [int(np.sum(y == 1)), int(np.sum(y == 0))]
-    else:
-        strata = [int(np.sum(y == c)) for c in np.unique(y)]
-    rarest = min(strata)
+    fewer rows than ``cv``; at least ``MIN_LABELED`` (too few labels to compare anything is an
+    error)."""
+    rarest = rarest_labeled_group(y, kind)
     if rarest >= cv:
         return cv
-    if rarest < 2:
+    if rarest < MIN_LABELED:
         raise ValueError(
             f"too few labels to compare selectors: {rarest} row(s) in the rarest labeled group "
-            "(at least 2 are needed for two folds)"
+            f"(at least {MIN_LABELED} are needed for two folds)"
         )
     notes.append(
         f"only {rarest} rows in the rarest labeled group: {rarest} folds instead of {cv} (too "

@@ -24,6 +24,7 @@ from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
 from weakfs.compare import ALL_FEATURES, METHODS, RANDOM, compare_selectors
+from weakfs.compare._leaderboard import MIN_LABELED, rarest_labeled_group
 from weakfs.datasets import load, make_informative_noise, make_pu_labels
 from weakfs.experiments._registry import RunConfig
 from weakfs.experiments.benchmark._protocol import (
@@ -38,14 +39,7 @@ from weakfs.experiments.benchmark._protocol import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.metrics import feature_selection_recall
 
-__all__ = [
-    "PU_VERSION",
-    "VERSION",
-    "cell_split",
-    "cell_version",
-    "make_cells",
-    "run_cell",
-]
+__all__ = ["PU_VERSION", "VERSION", "cell_split", "cell_version", "make_cells", "run_cell"]
 
 #: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
 #: with repeated folds, intervals, top group and recommendation, its flags recorded per row; 3:
@@ -66,8 +60,6 @@ PU_VERSION = 5
 # recomputed with the rule.
 # Nor for cells that cannot run (fewer than two labeled positives): they used to raise and were
 # never recorded, so no committed cell changes.
-#: the fewest labeled rows in a labeled group the board can split into its two folds at least
-MIN_LABELED = 2
 #: the unsupervised baseline of the no-label regime
 VARIANCE = "variance (range-scaled)"
 #: random draws per size judged (the reference of every selection of that size)
@@ -136,16 +128,6 @@ def _weak_labels(kind: str, parameter, X, y, seed: int):
     return None
 
 
-def _rarest_labeled_group(weak) -> int:
-    """Labeled rows in the rarest labeled group: labeled positives of PU labels (0/1), the
-    rarer labeled class of semi-supervised ones (-1 unlabeled)."""
-    weak = np.asarray(weak)
-    if weak.min() >= 0:  # PU: 1 labeled positive, 0 unlabeled
-        return int(np.sum(weak == 1))
-    labeled = weak[weak >= 0]
-    return int(min((np.sum(labeled == c) for c in np.unique(labeled)), default=0))
-
-
 class _Judges:
     """The truth's two judges on one split: a logistic regression (ROC AUC and F1) and extra
     trees (ROC AUC), each fitted on the true training labels of a selection's columns."""
@@ -176,6 +158,11 @@ def _ufvs_columns(X) -> tuple[list[int], float]:
     sel = UFVSSelector().fit(X)
     columns = sorted({int(name[1:]) for name, _ in sel.selected_values_})  # names x0, x1, ...
     return columns, time.perf_counter() - start
+
+
+def _board_kind(regime: str) -> str:
+    """How the board reads a regime's weak labels: "pu" (biased labeling too) or "semi"."""
+    return "semi" if REGIMES[regime][0] == "semi" else "pu"
 
 
 def board_ks(d: int) -> list[int]:
@@ -259,7 +246,7 @@ def _run_cell(cell: dict) -> dict:
         add(ALL_FEATURES, np.arange(d), np.nan, 0.0, "fixed")
         settings: dict = {}
         out.update(notes="", prior=None)
-    elif (n_labeled := _rarest_labeled_group(weak)) < MIN_LABELED:
+    elif (n_labeled := rarest_labeled_group(weak, _board_kind(cell["regime"]))) < MIN_LABELED:
         # a regime's share of a handful of training positives: nothing to compare selectors on
         # (the board raises); recorded, so the grid knows the cell is final, with no rows
         settings = {}
