@@ -246,7 +246,7 @@ def test_calibration_counts_only_the_top_group_not_a_recommendation_outside_it(t
 
 
 def test_rarest_labeled_group_of_pu_and_semi_labels():
-    from weakfs.compare._leaderboard import rarest_labeled_group
+    from weakfs.compare import rarest_labeled_group
 
     assert rarest_labeled_group(np.array([0, 1, 0, 0]), "pu") == 1
     assert rarest_labeled_group(np.array([-1, 0, 0, 1, 1, 1, -1]), "semi") == 2

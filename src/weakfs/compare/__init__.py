@@ -1,6 +1,12 @@
 """Which selector works on this table: a leaderboard judged by the weak labels alone."""
 
-from weakfs.compare._leaderboard import ALL_FEATURES, RANDOM, compare_selectors
+from weakfs.compare._leaderboard import (
+    ALL_FEATURES,
+    MIN_LABELED,
+    RANDOM,
+    compare_selectors,
+    rarest_labeled_group,
+)
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._output import leaderboard_summary, plot_leaderboard, write_leaderboard
 from weakfs.compare._prior_sensitivity import (
@@ -12,6 +18,7 @@ from weakfs.compare._prior_sensitivity import (
 __all__ = [
     "ALL_FEATURES",
     "METHODS",
+    "MIN_LABELED",
     "PRIOR_READERS",
     "RANDOM",
     "applicable_methods",
@@ -20,5 +27,6 @@ __all__ = [
     "plot_leaderboard",
     "prior_sensitivity",
     "prior_sensitivity_seconds",
+    "rarest_labeled_group",
     "write_leaderboard",
 ]

@@ -119,7 +119,25 @@ MIN_LABELED = 2
 
 def rarest_labeled_group(y, kind: str) -> int:
     """Rows in the board's rarest stratum: the labeled positives or the unlabeled rows of PU
-    labels (``kind="pu"``), the rarest class (unlabeled rows included) of semi-supervised ones."""
+    labels (``kind="pu"``), the rarest class (unlabeled rows included) of semi-supervised ones.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        PU labels (1 labeled positive, 0 unlabeled) or semi-supervised ones (-1 unlabeled).
+    kind : {"pu", "semi"}
+        How ``y`` is read.
+
+    Returns
+    -------
+    int
+        The board compares selectors only where this is at least ``MIN_LABELED``.
+
+    Examples
+    --------
+    >>> rarest_labeled_group([1, 0, 0, 0, 1], "pu")
+    2
+    """
     y = np.asarray(y)
     if kind == "pu":
         return min(int(np.sum(y == 1)), int(np.sum(y == 0)))

@@ -23,8 +23,14 @@ from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
-from weakfs.compare import ALL_FEATURES, METHODS, RANDOM, compare_selectors
-from weakfs.compare._leaderboard import MIN_LABELED, rarest_labeled_group
+from weakfs.compare import (
+    ALL_FEATURES,
+    METHODS,
+    MIN_LABELED,
+    RANDOM,
+    compare_selectors,
+    rarest_labeled_group,
+)
 from weakfs.datasets import load, make_informative_noise, make_pu_labels
 from weakfs.experiments._registry import RunConfig
 from weakfs.experiments.benchmark._protocol import (
