@@ -1,5 +1,6 @@
 """The reproduce runner: cells cached as they finish, resume, local and Dask execution."""
 
+import ast
 import json
 import sys
 import time
@@ -7,6 +8,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from weakfs.cli import main
 from weakfs.experiments import RunConfig
@@ -392,3 +395,35 @@ def test_list_results_are_read_back_from_the_csv_as_lists(tmp_path, monkeypatch)
     row = seen[-1].iloc[0]
     assert row["series"] == [0.5, 1.5] and row["names"] == ["a", "b"]
     assert row["interval"] == "[0.2, 0.4)"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.lists(
+            st.one_of(
+                st.integers(-(10**20), 10**20),
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.booleans(),
+                st.text(max_size=3),
+            ),
+            max_size=6,
+        ),
+        lambda inner: st.lists(inner, max_size=4),
+        max_leaves=20,
+    )
+)
+def test_a_list_reads_back_as_python_wrote_it(values):
+    """The CSV's lists (numbers through JSON, the rest through Python's literal reader) read back
+    exactly as ``repr`` wrote them: same types, same floats, nan and inf included."""
+    from weakfs.experiments._store import _from_csv, _NanNames
+
+    text = repr(values)
+    read = _from_csv(text)
+    expected = ast.literal_eval(_NanNames().visit(ast.parse(text, mode="eval")))
+    assert repr(read) == repr(expected) == text
+    assert _type_tree(read) == _type_tree(expected)
+
+
+def _type_tree(value):
+    return [_type_tree(v) for v in value] if isinstance(value, list) else type(value)
