@@ -220,8 +220,8 @@ def test_report_answers_per_family_ranks_wins_and_agreement(tmp_path):
     assert "a n_iter=200..300" in text and "c in 3 of 12" in text
     calibration = text.split("## The board's calibration")[1]
     assert "| pu-scar-0.1 | 12 | 100 % " in calibration  # the best candidate is always in the group
-    # regret 0, and "a" (a selection) recommended in all 12 cells
-    assert "| pu-scar-0.1 | 12 | 100 % | 0 | 12 | a |" in calibration
+    # no miss, regret 0, and "a" (a selection) recommended in all 12 cells
+    assert "| pu-scar-0.1 | 12 | 100 % | 0 | 0 | 12 | a |" in calibration
     # the other rules: all features is 0.02 below "a" in every cell; every rule on the top
     # group {a, all features} picks a (fewest features, largest selection, higher score)
     assert "| pu-scar-0.1 | 0.0000 (0 of 12) | 0.0200 (0 of 12) | 0.0000 (0 of 12) " in calibration
@@ -240,9 +240,23 @@ def test_calibration_counts_only_the_top_group_not_a_recommendation_outside_it(t
     table.loc[0] = cell
     ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
     calibration = write_report(table, ctx).split("## The board's calibration")[1]
-    assert "| pu-scar-0.1 | 12 | 92 % " in calibration
-    # the other 11 cells recommend "a", a selection
-    assert "| pu-scar-0.1 | 12 | 92 % | 0 | 11 | " in calibration
+    # a miss that cost nothing (the recommendation is the truly best); the other 11 cells
+    # recommend "a", a selection, and each is the best there: regret 0
+    assert "| pu-scar-0.1 | 12 | 92 % | 0 | 0 | 11 | " in calibration
+
+
+def test_calibration_counts_the_misses_that_cost_the_recommendation(tmp_path):
+    """A best candidate outside the top group counts as a costly miss only where the
+    recommendation lies more than 0.03 truth AUC below it."""
+    table = _fake_table()
+    for row, truth_b in ((0, 0.99), (1, 0.94)):  # b, untied, truly best: 0.07 and 0.02 above a
+        cell = table.loc[row].copy()
+        cell["truth_auc"] = [0.92, truth_b, 0.5, 0.9, 0.91, 0.9]
+        table.loc[row] = cell
+    ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
+    calibration = write_report(table, ctx).split("## The board's calibration")[1]
+    # regret (0.07 + 0.02) / 12; only the first miss lies more than 0.03 below
+    assert "| pu-scar-0.1 | 12 | 83 % | 1 | 0.0075 | 12 | " in calibration
 
 
 def test_rarest_labeled_group_of_pu_and_semi_labels():
