@@ -259,6 +259,19 @@ def test_calibration_counts_the_misses_that_cost_the_recommendation(tmp_path):
     assert "| pu-scar-0.1 | 12 | 83 % | 1 | 0.0075 | 12 | " in calibration
 
 
+def test_report_prints_a_gain_just_below_zero_with_its_sign(tmp_path):
+    """A mean gain that rounds to zero at three decimals keeps one significant digit: -0.0002,
+    not -0 (nor 0 beside a verdict of no)."""
+    table = _fake_table()
+    # a at k = 5 lies 0.0002 below all features on every dataset, every other choice further
+    table["truth_auc"] = table["truth_auc"].map(lambda t: [0.9, 0.81, 0.5, 0.92, 0.9198, 0.9])
+    ctx = ReportContext(tmp_path, "benchmark", RunConfig(), "weakfs reproduce benchmark")
+    answer = write_report(table, ctx).split("(judge: logistic regression)")[1].split("##")[0]
+    row = next(line for line in answer.splitlines() if line.startswith("| genes "))
+    cells = [c.strip() for c in row.split("|")]
+    assert cells[5] == "a k=5" and cells[7] == "-0.0002" and cells[-2] == "no"
+
+
 def test_rarest_labeled_group_of_pu_and_semi_labels():
     from weakfs.compare import rarest_labeled_group
 

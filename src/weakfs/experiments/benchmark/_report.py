@@ -89,6 +89,16 @@ def _holm(pvalues: list[float]) -> list[float]:
     return adjusted.tolist()
 
 
+def _rounded(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` rounded to three decimals for a table, except a nonzero number that would print
+    as 0 (or -0): it keeps one significant digit, so a gain just below zero reads as one."""
+    rounded = frame.round(3)
+    for column in frame.select_dtypes("float").columns:
+        tiny = (rounded[column] == 0) & (frame[column] != 0)
+        rounded.loc[tiny, column] = [float(f"{v:.1g}") for v in frame.loc[tiny, column]]
+    return rounded
+
+
 def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
     """Per family and regime: does a selector at some k beat all features?  Every (selector,
     k) run on every dataset of the family-regime is paired with all features by dataset (the
@@ -596,7 +606,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
             "`yes` when its one-sided Wilcoxon p, Holm-adjusted over every (selector, k) tried "
             "there, is below 0.05; `no` when even the best loses on average; else `not shown`.",
             "",
-            markdown_table(answer.round(3)),
+            markdown_table(_rounded(answer)),
             "",
         ]
     k_plot = _k_plot(long, ctx)
@@ -615,7 +625,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
             "",
             f"Datasets: {', '.join(datasets)}. Each selector at its automatic k.",
             "",
-            markdown_table(board.round(3)),
+            markdown_table(_rounded(board)),
             "",
             note,
             "",
