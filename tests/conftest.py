@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 
-# The staged datasets live in ../shared/data beside the checkout (locally and in CI).
+# The staged datasets live in ../shared/data beside the checkout (locally and in CI); an empty
+# WEAKFS_DATA counts as unset, as the loaders read it.
 _SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-if "WEAKFS_DATA" not in os.environ and _SHARED.is_dir():
+if not os.environ.get("WEAKFS_DATA") and _SHARED.is_dir():
     os.environ["WEAKFS_DATA"] = str(_SHARED)
 
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -39,8 +40,6 @@ END_TO_END_MODULES = (
 
 
 def pytest_collection_modifyitems(config, items):
-    import pytest
-
     for item in items:
         if item.path.name in END_TO_END_MODULES:
             item.add_marker(pytest.mark.slow)
@@ -60,10 +59,11 @@ def _missing_datasets(names) -> list[str]:
 
 def pytest_runtest_setup(item):
     for marker in item.iter_markers("needs_data"):
+        if not marker.args:
+            # a bare marker would skip nothing and fail where the data is missing
+            raise pytest.UsageError(f"{item.nodeid}: needs_data takes the dataset names it reads")
         missing = _missing_datasets(marker.args)
         if missing:
-            import pytest
-
             pytest.skip(
                 f"dataset {', '.join(missing)} is not staged: copy it into $WEAKFS_DATA "
                 "(the data folder beside the checkout is found by itself)"

@@ -87,7 +87,7 @@ def test_semi_regime_labels_a_few_per_class():
     assert ((labels == -1) | (labels == y)).all()
 
 
-@pytest.mark.needs_data
+@pytest.mark.needs_data("heart_statlog")
 def test_no_label_cell_has_ufvs_variance_and_references():
     out = run_cell({"dataset": "heart", "regime": "none", "seed": 0})
     assert out["method"][0] == "ufvs" and out["method"][-1] == ALL_FEATURES
@@ -280,7 +280,7 @@ def test_rarest_labeled_group_of_pu_and_semi_labels():
     assert _cells._board_kind("pu-biased-0.3") == "pu" and _cells._board_kind("semi-5pc") == "semi"
 
 
-@pytest.mark.needs_data
+@pytest.mark.needs_data("ORL")
 def test_cell_with_one_labeled_positive_is_recorded_as_cannot_run():
     # ORL at 10 %: 7 training positives, one labeled; the board cannot make two folds
     cell = {"dataset": "orl", "regime": "pu-scar-0.1", "seed": 0}
