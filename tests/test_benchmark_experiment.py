@@ -272,6 +272,43 @@ def test_report_prints_a_gain_just_below_zero_with_its_sign(tmp_path):
     assert cells[5] == "a k=5" and cells[7] == "-0.0002" and cells[-2] == "no"
 
 
+def _brute_force_signed_rank_p(diff) -> float:
+    """One-sided (greater) signed-rank p by listing every sign pattern in Python."""
+    nonzero = [d for d in diff if d != 0]
+    magnitudes = sorted(abs(d) for d in nonzero)
+
+    def rank(value):  # average rank among the absolute values
+        positions = [i + 1 for i, m in enumerate(magnitudes) if m == value]
+        return sum(positions) / len(positions)
+
+    ranks = [rank(abs(d)) for d in nonzero]
+    observed = sum(r for r, d in zip(ranks, nonzero) if d > 0)
+    sums = [
+        sum(r for r, sign in zip(ranks, signs) if sign)
+        for signs in itertools.product([0, 1], repeat=len(ranks))
+    ]
+    return sum(t >= observed for t in sums) / len(sums)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_signed_rank_p_is_the_share_of_sign_patterns_reaching_the_observed_sum(seed):
+    from scipy.stats import wilcoxon
+
+    from weakfs.experiments.benchmark._report import _wilcoxon_greater
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 11))
+    # coarse values: ties and zeros are common, as with AUC gains averaged over few repetitions
+    diff = rng.integers(-3, 4, size=n) / 100
+    if not np.any(diff):
+        diff[0] = 0.01
+    assert _wilcoxon_greater(diff) == _brute_force_signed_rank_p(diff)
+    # no ties, no zeros: scipy's exact null distribution (in every scipy release)
+    distinct = (np.abs(diff) + np.arange(1, n + 1) * 1e-3) * rng.choice([-1, 1], size=n)
+    exact = wilcoxon(distinct, alternative="greater", method="exact").pvalue
+    assert _wilcoxon_greater(distinct) == pytest.approx(exact)
+
+
 def test_rarest_labeled_group_of_pu_and_semi_labels():
     from weakfs.compare import rarest_labeled_group
 

@@ -238,9 +238,10 @@ ESTIMATOR_TEST_PARAMS: dict[type, list[dict]] = {
     GKFPUALSelector: [
         {},  # the default classifier
         {"estimator": GKFPUALClassifier(C2=1.0, lambda1=0.01, sigma=0.5, max_iter=500)},
-        # exactly one feature, chosen along a short λ1 path
+        # exactly one feature, chosen along a short λ1 path (few ADMM steps per solve: the
+        # checks test the interface, and the bisection for k solves a dozen times per fit)
         {
-            "estimator": GKFPUALClassifier(C2=1.0, sigma=0.5, max_iter=200),
+            "estimator": GKFPUALClassifier(C2=1.0, sigma=0.5, max_iter=50),
             "n_features_to_select": 1,
             "n_lambdas": 3,
         },

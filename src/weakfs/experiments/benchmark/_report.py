@@ -5,9 +5,11 @@ how well the weak-label score predicts the truth, and cost against benefit."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
-from scipy.stats import friedmanchisquare, spearmanr, wilcoxon
+from scipy.stats import friedmanchisquare, rankdata, spearmanr, wilcoxon
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
@@ -89,6 +91,36 @@ def _holm(pvalues: list[float]) -> list[float]:
     return adjusted.tolist()
 
 
+#: up to this many differences the signed-rank test enumerates every sign pattern (2**13 = 8192
+#: sums), which is what scipy's ``wilcoxon`` does there; larger samples go to scipy
+EXACT_SIGN_FLIPS_MAX_N = 13
+
+
+@functools.cache
+def _sign_patterns(n: int) -> np.ndarray:
+    """Every subset of ``n`` items as a ``(2**n, n)`` 0/1 matrix."""
+    return (np.arange(2**n)[:, None] >> np.arange(n)) & 1
+
+
+def _wilcoxon_greater(diff: np.ndarray) -> float:
+    """One-sided (greater) Wilcoxon signed-rank p of the paired differences ``diff``.
+
+    Zeros are dropped and ties take average ranks (scipy's defaults); up to
+    ``EXACT_SIGN_FLIPS_MAX_N`` differences the p is the share of the ``2**n`` equally likely sign
+    patterns whose positive-rank sum reaches the observed one.  That is scipy's answer there
+    (its exact null without ties, its exhaustive permutation test with ties or zeros; every sum
+    of half-integer ranks and every share of ``2**n`` is exact in floating point), computed as
+    one product instead of thousands of calls, and the same with every scipy release.
+    """
+    if diff.size > EXACT_SIGN_FLIPS_MAX_N:
+        return float(wilcoxon(diff, alternative="greater").pvalue)
+    nonzero = diff[diff != 0]
+    ranks = rankdata(np.abs(nonzero))
+    observed = ranks[nonzero > 0].sum()
+    sums = _sign_patterns(nonzero.size) @ ranks
+    return float(np.count_nonzero(sums >= observed) / sums.size)
+
+
 def _rounded(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` rounded to three decimals for a table, except a nonzero number that would print
     as 0 (or -0): it keeps one significant digit, so a gain just below zero reads as one."""
@@ -124,7 +156,7 @@ def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
         for c in tried:
             diff = gain[c].to_numpy()
             if means.shape[0] >= 2 and np.any(diff != 0):
-                pvalues.append(float(wilcoxon(diff, alternative="greater").pvalue))
+                pvalues.append(_wilcoxon_greater(diff))
             else:
                 pvalues.append(1.0)
         holm = _holm(pvalues)
@@ -396,8 +428,8 @@ def _board_calibration(long: pd.DataFrame) -> str:
             # a miss of the top group matters where the recommendation paid for it
             costly_misses += (not covered[-1]) and regret[-1] > FAR_BELOW
             selections += recommended["method"] != ALL_FEATURES
-            for _, r in cand.iterrows():
-                fixed.setdefault(r["method"], []).append(best - r["truth_auc"])
+            for method, truth in zip(cand["method"], cand["truth_auc"]):
+                fixed.setdefault(method, []).append(best - truth)
         best_fixed = min(fixed, key=lambda m: np.mean(fixed[m]))
         rows.append(
             {
@@ -450,31 +482,31 @@ def _board_calibration(long: pd.DataFrame) -> str:
 
 def _recommendation_rules(cand: pd.DataFrame) -> dict[str, pd.Series]:
     """The row each recommendation rule picks among one cell's candidates."""
-    everything = cand[cand["method"] == ALL_FEATURES]
-    group = cand[cand["tied"].astype(bool)]
-    selections = group[group["method"] != ALL_FEATURES]
-    rules = {
-        "the board": cand[cand["recommended"].astype(bool)].iloc[0],
-        "all features": everything.iloc[0] if len(everything) else None,
+    # positions by numpy on the cell's few rows (a stable lexsort sorts as pandas' stable
+    # sort_values does, NaN last): this runs once per labeled cell
+    everything = np.flatnonzero(cand["method"].to_numpy() == ALL_FEATURES)
+    group = np.flatnonzero(cand["tied"].to_numpy().astype(bool))
+    selections = group[cand["method"].to_numpy()[group] != ALL_FEATURES]
+    k = cand["k"].to_numpy(dtype=float)
+    seconds = cand["select_seconds"].to_numpy(dtype=float)
+    score = cand["weak_score"].to_numpy(dtype=float)
+    score_or_lowest = np.where(np.isnan(score), -np.inf, score)  # a missing score ranks lowest
+    positions = {
+        "the board": np.flatnonzero(cand["recommended"].to_numpy().astype(bool))[0],
+        "all features": everything[0] if everything.size else None,
         # the board's own tie-breaks: fewest features, then fewest seconds; the largest
         # selection, then (as the cells do not record stability) the higher score
-        "simplest tied": (
-            group.sort_values(["k", "select_seconds"], kind="stable").iloc[0]
-            if len(group)
-            else None
-        ),
+        "simplest tied": (group[np.lexsort((seconds[group], k[group]))[0]] if group.size else None),
         "largest tied selection": (
-            selections.sort_values(["k", "weak_score"], kind="stable").iloc[-1]
-            if len(selections)
-            else (everything.iloc[0] if len(everything) else None)
+            selections[np.lexsort((score[selections], k[selections]))[-1]]
+            if selections.size
+            else (everything[0] if everything.size else None)
         ),
         "highest tied score": (
-            group.sort_values("weak_score", kind="stable", na_position="first").iloc[-1]
-            if len(group)
-            else None
+            group[np.argsort(score_or_lowest[group], kind="stable")[-1]] if group.size else None
         ),
     }
-    return {rule: row for rule, row in rules.items() if row is not None}
+    return {rule: cand.iloc[pos] for rule, pos in positions.items() if pos is not None}
 
 
 def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
