@@ -41,8 +41,22 @@ END_TO_END_MODULES = (
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.path.name in END_TO_END_MODULES:
+        if item.path.name in END_TO_END_MODULES or _later_parameter_set_of_sklearn_checks(item):
             item.add_marker(pytest.mark.slow)
+
+
+def _later_parameter_set_of_sklearn_checks(item) -> bool:
+    """scikit-learn's checks of an estimator's second and later parameter sets (its first, and
+    weakfs's weak-label checks of every set, run everywhere): they reach other code paths of
+    the same estimator, not other uses of the dependencies' API."""
+    where = (item.path.name, item.originalname)
+    if where != ("test_estimator_checks.py", "test_sklearn_compatible"):
+        return False
+    from weakfs.utils._testing import ESTIMATOR_TEST_PARAMS
+
+    estimator = item.callspec.params["estimator"]
+    first = type(estimator)(**ESTIMATOR_TEST_PARAMS[type(estimator)][0])
+    return repr(estimator) != repr(first)
 
 
 def _missing_datasets(names) -> list[str]:
