@@ -268,6 +268,27 @@ def test_sigterm_stops_the_workers_and_keeps_finished_cells(tmp_path):
     assert "Traceback" not in err
 
 
+def test_an_interrupt_a_pools_clean_up_error_replaced_still_stops_the_run(monkeypatch):
+    """A SIGTERM that lands while joblib's pool starts: the pool's clean-up fails (its manager
+    thread never started) and replaces the interrupt; the run still stops as interrupted, its
+    workers stopped, and an ordinary error still passes through as itself."""
+    from weakfs.experiments import _runner
+
+    stopped = []
+    monkeypatch.setattr(_runner, "_stop_local_workers", lambda: stopped.append(True))
+    with pytest.raises(_runner.RunInterrupted, match="signal 15"):
+        with _runner._stop_workers_on_signal():
+            try:
+                raise _runner.RunInterrupted("signal 15")
+            except KeyboardInterrupt:
+                raise RuntimeError("cannot join thread before it is started") from None
+    assert stopped == [True]
+    with pytest.raises(RuntimeError, match="not an interrupt"):
+        with _runner._stop_workers_on_signal():
+            raise RuntimeError("not an interrupt")
+    assert stopped == [True]
+
+
 def _readme_reproduce_lines() -> list[list[str]]:
     import shlex
     from pathlib import Path

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import shlex
 import signal
 import sys
@@ -79,6 +80,22 @@ def _stop_local_workers() -> None:
     except ImportError:  # pragma: no cover - joblib always vendors loky
         return
     get_reusable_executor().shutdown(wait=False, kill_workers=True)
+    # the pool kills its workers from its manager thread; a signal that lands while the pool
+    # starts can stop that thread from ever running, so end this run's child processes here
+    for child in multiprocessing.active_children():
+        child.terminate()
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt ``exc`` is, or arose while handling: a pool whose start-up an interrupt cut
+    short can fail in its own clean-up and replace the interrupt with that error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__context__
+    return None
 
 
 @contextmanager
@@ -96,9 +113,12 @@ def _stop_workers_on_signal():
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         yield
-    except KeyboardInterrupt as exc:
+    except BaseException as exc:
+        interrupt = _interrupt_behind(exc)
+        if interrupt is None:
+            raise
         _stop_local_workers()
-        raise RunInterrupted(str(exc) or "interrupted") from exc
+        raise RunInterrupted(str(interrupt) or "interrupted") from exc
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
