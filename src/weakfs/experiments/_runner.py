@@ -77,13 +77,15 @@ def _stop_local_workers() -> None:
     """Kill joblib's reusable worker processes (a cell in progress is abandoned, not saved)."""
     try:
         from joblib.externals.loky import get_reusable_executor
+        from joblib.externals.loky.backend.process import LokyProcess
     except ImportError:  # pragma: no cover - joblib always vendors loky
         return
     get_reusable_executor().shutdown(wait=False, kill_workers=True)
     # the pool kills its workers from its manager thread; a signal that lands while the pool
-    # starts can stop that thread from ever running, so end this run's child processes here
+    # starts can stop that thread from ever running, so end the pool's processes here too
     for child in multiprocessing.active_children():
-        child.terminate()
+        if isinstance(child, LokyProcess):
+            child.terminate()
 
 
 def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
