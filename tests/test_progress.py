@@ -46,6 +46,22 @@ def test_the_first_step_says_it_compiles_instead_of_an_eta(capsys):
     assert "trees: compiling (first run only)" in err
 
 
+def test_a_later_step_that_compiles_enters_no_estimate(capsys, monkeypatch):
+    """A fresh FSCPU fit announced "about 72 min to go" for a 1 s search: its third step
+    compiled a kernel the first had not reached, and that step's time entered the rate."""
+    monkeypatch.setattr(_progress, "LONG_RUN_SECONDS", 5.0)
+    monkeypatch.setattr(_progress, "_ESTIMATE_AFTER_SECONDS", 0.01)
+
+    @numba.njit(cache=False)
+    def late_kernel(x):  # never compiled before this test
+        return x * 3 + 1
+
+    for i in progress(range(200), enabled="auto", desc="ga"):
+        if i == 2:
+            late_kernel(np.arange(3.0))  # compiling takes far longer than 200 quick steps
+    assert capsys.readouterr().err == ""
+
+
 def test_a_loop_stopped_early_closes_its_bar(capsys):
     for i in progress(range(100), enabled=True, desc="ga"):
         if i == 3:

@@ -5,7 +5,8 @@
 :data:`LONG_RUN_SECONDS`; then one line on stderr gives the estimate before the rest runs, and a
 bar follows.  The first step never enters a rate: on a first run it compiles the numba kernels the
 loop uses (they are cached on disk for later runs), and the bar says "compiling (first run only)"
-instead of a false ETA while it does.
+instead of a false ETA while it does.  Nor does a later step that compiles a kernel (a branch the
+first step did not reach): the estimate counts only the steps after the last compiling one.
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ def format_seconds(seconds: float) -> str:
 
 
 class _CompileNotice:
-    """Says "compiling (first run only)" on a bar as soon as numba starts compiling a kernel
-    (numba's compile events; the kernels are cached on disk, so later runs load them)."""
+    """Says "compiling (first run only)" on a bar (if any) as soon as numba starts compiling a
+    kernel, and counts the compilations (numba's compile events; the kernels are cached on disk,
+    so later runs load them)."""
 
-    def __init__(self, bar):
+    def __init__(self, bar=None):
         self.bar = bar
         self.compiled = False
+        self.compilations = 0
 
     def __enter__(self):
         try:
@@ -53,6 +56,7 @@ class _CompileNotice:
                     notice.bar.bar_format = "{desc}: " + _COMPILING + " {elapsed}"
                     notice.bar.refresh()
                 notice.compiled = True
+                notice.compilations += 1
 
             def on_end(self, ev):
                 pass
@@ -112,6 +116,7 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
         bar = _bar(total, desc)
         bar.bar_format = "{desc}: {elapsed}"
         bar.refresh()
+    compiles, decided = _CompileNotice(), True  # listens to numba while the estimate is open
     try:
         try:
             first = next(steps)
@@ -122,19 +127,28 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
         if bar is not None:  # the real bar, whose rate leaves the first step out
             bar.close()
             bar = _bar(total, desc, initial=1)
-        done, started = 1, time.perf_counter()
+        done, started, timed_from = 1, time.perf_counter(), 1
         decided = not announce or total is None
+        if not decided:
+            compiles.__enter__()
         for step in steps:
+            seen = compiles.compilations
             yield step
             done += 1
             if bar is not None:
                 bar.update(1)
                 continue
+            if decided:
+                continue
+            if compiles.compilations != seen:  # this step compiled a kernel: its time is no rate
+                started, timed_from = time.perf_counter(), done
+                continue
             elapsed = time.perf_counter() - started
-            if decided or (elapsed < _ESTIMATE_AFTER_SECONDS and done < 11):
+            if elapsed < _ESTIMATE_AFTER_SECONDS and done - timed_from < 10:
                 continue
             decided = True
-            each = elapsed / (done - 1)
+            compiles.__exit__(None, None, None)
+            each = elapsed / (done - timed_from)
             left = each * (total - done)
             if left > LONG_RUN_SECONDS:
                 print(
@@ -145,5 +159,7 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
                 )
                 bar = _bar(total, desc, initial=done)
     finally:  # also when the loop stops early (a search that converged)
+        if not decided:
+            compiles.__exit__(None, None, None)
         if bar is not None:
             bar.close()
