@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 
 __all__ = ["LONG_RUN_SECONDS", "format_seconds", "progress"]
 
@@ -116,7 +117,7 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
         bar = _bar(total, desc)
         bar.bar_format = "{desc}: {elapsed}"
         bar.refresh()
-    compiles, decided = _CompileNotice(), True  # listens to numba while the estimate is open
+    compiles, listening = _CompileNotice(), ExitStack()  # numba's events while estimating
     try:
         try:
             first = next(steps)
@@ -130,7 +131,7 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
         done, started, timed_from = 1, time.perf_counter(), 1
         decided = not announce or total is None
         if not decided:
-            compiles.__enter__()
+            listening.enter_context(compiles)
         for step in steps:
             seen = compiles.compilations
             yield step
@@ -147,7 +148,7 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
             if elapsed < _ESTIMATE_AFTER_SECONDS and done - timed_from < 10:
                 continue
             decided = True
-            compiles.__exit__(None, None, None)
+            listening.close()
             each = elapsed / (done - timed_from)
             left = each * (total - done)
             if left > LONG_RUN_SECONDS:
@@ -159,7 +160,6 @@ def _steps(steps: Iterator, enabled, total, desc) -> Iterator:
                 )
                 bar = _bar(total, desc, initial=done)
     finally:  # also when the loop stops early (a search that converged)
-        if not decided:
-            compiles.__exit__(None, None, None)
+        listening.close()
         if bar is not None:
             bar.close()
