@@ -121,3 +121,56 @@ def test_permutation_selector_names_too_few_labeled_positives():
     one[np.flatnonzero(s)[0]] = 1
     with pytest.raises(ValueError, match=r"at least 2 labeled positives.*got 1"):
         PUPermutationSelector(None, 1, prior=0.5, random_state=0).fit(X, one)
+
+
+@pytest.mark.parametrize(
+    ("model", "metric", "n_jobs"),
+    [
+        ("scaled", "roc_auc", None),
+        ("scaled", "roc_auc", 2),
+        ("plain", "roc_auc", 2),
+        ("scaled-3-steps", "roc_auc", 1),
+        ("scaled", "f1", 2),
+        ("scaled", "frame", 1),
+    ],
+)
+def test_permutation_importances_are_scikit_learns_bit_for_bit(model, metric, n_jobs):
+    # the fast loop (scaling once, shuffling in place, the labels checked once) must give the
+    # numbers of scikit-learn's permutation_importance exactly: committed benchmark cells were
+    # computed with the latter
+    import pandas as pd
+    from sklearn.feature_selection import VarianceThreshold
+    from sklearn.inspection import permutation_importance
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from weakfs.feature_selection._common import pu_scorer
+    from weakfs.feature_selection._permutation import permutation_importances
+
+    rng = np.random.RandomState(3)
+    Z = rng.normal(size=(120, 9))
+    s = (Z[:, 0] - Z[:, 4] + rng.normal(size=120) > 0.5).astype(int)
+    X = Z * rng.gamma(1.0, size=9) + rng.normal(size=9)  # columns of unequal scale and mean
+    estimator = {
+        "scaled": make_pipeline(StandardScaler(), LogisticRegression()),
+        "scaled-3-steps": make_pipeline(
+            StandardScaler(), VarianceThreshold(), LogisticRegression()
+        ),
+        "plain": LogisticRegression(),
+    }[model if model != "frame" else "scaled"]
+    estimator.fit(X[:60], s[:60])
+    X_test, s_test = X[60:], s[60:]
+    if metric == "frame":
+        X_test, metric = pd.DataFrame(X_test), "roc_auc"
+        estimator.fit(pd.DataFrame(X[:60]), s[:60])
+    scorer = pu_scorer(metric, 0.6)
+    expected = permutation_importance(
+        estimator, X_test, s_test, scoring=scorer, n_repeats=4, n_jobs=n_jobs, random_state=5
+    )
+    mean, sd = permutation_importances(
+        estimator, X_test, s_test, scorer, n_repeats=4, n_jobs=n_jobs, random_state=5
+    )
+    assert np.array_equal(mean, expected.importances_mean)
+    assert np.array_equal(sd, expected.importances_std)
+    assert np.abs(mean).max() > 0  # the shuffles change the score

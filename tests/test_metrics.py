@@ -41,3 +41,35 @@ def test_fast_auc_is_scikit_learns(rows):
     y = np.array([int(label) for label, _ in rows])
     score = np.array([value / 4 for _, value in rows])  # few values: many ties
     assert _binary_roc_auc(y, score) == pytest.approx(roc_auc_score(y, score), abs=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=50), st.sampled_from([1.0, 0.1, 1e-300]))
+def test_average_ranks_are_scipys_rankdata_exactly(values, scale):
+    from scipy.stats import rankdata
+
+    from weakfs._estimator_scores import average_ranks
+
+    x = np.array(values, dtype=float) * scale  # few values: many ties, and -0.0 beside 0.0
+    ranks = average_ranks(x)
+    assert ranks.dtype == np.float64 and np.array_equal(ranks, rankdata(x))
+
+
+def test_a_scorer_bound_to_one_fold_scores_as_the_scorer():
+    from sklearn.linear_model import LogisticRegression
+
+    from weakfs.model_selection import make_pu_scorer
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(80, 4))
+    s = (X[:, 0] + rng.normal(size=80) > 1).astype(int)
+    model = LogisticRegression().fit(X, s)
+    for metric in ("roc_auc", "f1", "puf"):
+        scorer = make_pu_scorer(metric, prior=None if metric == "puf" else 0.5)
+        bound = scorer._bound_to(s)
+        for shift in (0.0, 0.5):
+            assert bound(model, X + shift) == scorer(model, X + shift, s)
+    with pytest.raises(ValueError, match="below the share of labeled"):
+        make_pu_scorer("roc_auc", prior=0.01)._bound_to(s)
+    with pytest.raises(ValueError, match="rows"):
+        make_pu_scorer("roc_auc", prior=0.5)._bound_to(s)(model, X[:10])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["binary_roc_auc", "positive_scores"]
+__all__ = ["average_ranks", "binary_roc_auc", "positive_scores"]
 
 
 def positive_scores(estimator, X) -> np.ndarray:
@@ -36,12 +36,32 @@ def binary_roc_auc(y, score) -> float:
     >>> binary_roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    from scipy.stats import rankdata
-
     y = np.asarray(y) == 1
     n_pos = int(y.sum())
     n_neg = y.size - n_pos
     if n_pos == 0 or n_neg == 0:
         raise ValueError("ROC AUC needs both classes among the labels")
-    ranks = rankdata(np.asarray(score, dtype=float))  # ties share their mean rank
+    ranks = average_ranks(np.asarray(score, dtype=float))
     return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of a 1-d float array, ties sharing their mean rank: ``scipy.stats.rankdata``'s
+    numbers exactly (half-integers, exact in float64), without its overhead, which dominates on
+    the small folds that permutation importance scores thousands of times."""
+    if values.size == 0 or not np.isfinite(values).all():
+        from scipy.stats import rankdata
+
+        return rankdata(values)
+    order = np.argsort(values, kind="mergesort")
+    ordered = values[order]
+    starts_group = np.empty(values.size, dtype=bool)
+    starts_group[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts_group[1:])
+    starts = np.flatnonzero(starts_group)
+    ends = np.append(starts[1:], values.size)
+    # positions start..end-1 hold ranks start+1..end, whose mean is (start + 1 + end) / 2
+    group_rank = (starts + 1 + ends) / 2.0
+    ranks = np.empty(values.size)
+    ranks[order] = group_rank[np.cumsum(starts_group) - 1]
+    return ranks

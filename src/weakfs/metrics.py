@@ -209,10 +209,20 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
     score = np.asarray(score, dtype=float)
     if not np.isfinite(score).all():
         raise ValueError("y_score contains NaN or infinite values")
+    return _corrected_roc_auc(s, score, _prior_of_unlabeled(s, prior))
+
+
+def _prior_of_unlabeled(s: np.ndarray, prior: float) -> float:
+    """``pi_u``, the positive share of the unlabeled rows, from checked labels and prior."""
     labeled_share = float(s.mean())
     prior_unlabeled = (prior - labeled_share) / (1.0 - labeled_share)
     if prior_unlabeled >= 1.0:
         raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
+    return prior_unlabeled
+
+
+def _corrected_roc_auc(s: np.ndarray, score: np.ndarray, prior_unlabeled: float) -> float:
+    """:func:`pu_roc_auc_score` on checked inputs (a scorer bound to one fold checks them once)."""
     auc_pu = binary_roc_auc(s, score)
     return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)
 

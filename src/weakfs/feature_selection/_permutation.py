@@ -13,17 +13,22 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
+from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.inspection import permutation_importance
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select
 from weakfs.feature_selection._common import check_meta_input, pu_scorer
+from weakfs.model_selection._scorers import PUScorer
 
 __all__ = ["PUPermutationSelector"]
 
@@ -146,17 +151,15 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
         inner = default_model() if self.estimator is None else self.estimator
         self.estimator_ = clone(inner).fit(_safe_indexing(X, train), s[train])
-        result = permutation_importance(
+        self.scores_, self.scores_std_ = permutation_importances(
             self.estimator_,
             _safe_indexing(X, test),
             s[test],
-            scoring=pu_scorer(self.scoring, self.prior_),
+            pu_scorer(self.scoring, self.prior_),
             n_repeats=self.n_repeats,
             n_jobs=self.n_jobs,
             random_state=seed,
         )
-        self.scores_ = result.importances_mean
-        self.scores_std_ = result.importances_std
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[np.argsort(-self.scores_, kind="stable")[:k]] = True
         return self
@@ -164,3 +167,80 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     def _get_support_mask(self):
         check_is_fitted(self, "support_")
         return self.support_
+
+
+def permutation_importances(
+    estimator, X, y, scorer, *, n_repeats: int, n_jobs, random_state: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sd of the score's drop per shuffled column: the numbers of scikit-learn's
+    ``permutation_importance`` (same shuffles, same arithmetic, equal bit for bit), faster.
+
+    scikit-learn copies ``X`` once per column and sends every shuffle through the whole pipeline
+    and the scorer's input checks.  Here a leading ``StandardScaler`` is applied once (it scales
+    each column on its own, so the scaled shuffled column equals the shuffled scaled column
+    exactly) and the shuffles go to the rest of the pipeline; each worker shuffles the columns of
+    one copy in place and puts each column back; the scorer checks the labels once and the
+    estimator skips the finiteness check of shuffles of an array already checked finite.
+    DataFrames (whose column names the estimator may use) go through scikit-learn's function.
+    """
+    if hasattr(X, "iloc") or not isinstance(scorer, PUScorer):
+        result = permutation_importance(
+            estimator,
+            X,
+            y,
+            scoring=scorer,
+            n_repeats=n_repeats,
+            n_jobs=n_jobs,
+            random_state=random_state,
+        )
+        return result.importances_mean, result.importances_std
+    # scikit-learn draws one seed and restarts every column's shuffles from it
+    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max + 1)
+    model, X_model = _after_column_wise_scaling(estimator, np.asarray(X))
+    score = scorer._bound_to(y)
+    columns = np.arange(X_model.shape[1])
+    n_chunks = min(len(columns), _effective_n_jobs(n_jobs))
+    with config_context(assume_finite=True):
+        baseline = score(model, X_model)
+        parts = Parallel(n_jobs=n_chunks)(
+            delayed(_shuffled_column_scores)(model, X_model, chunk, score, seed, n_repeats)
+            for chunk in np.array_split(columns, n_chunks)
+        )
+    importances = baseline - np.concatenate(parts)
+    return np.mean(importances, axis=1), np.std(importances, axis=1)
+
+
+def _effective_n_jobs(n_jobs) -> int:
+    from joblib import effective_n_jobs
+
+    return max(1, effective_n_jobs(n_jobs))
+
+
+def _after_column_wise_scaling(estimator, X: np.ndarray):
+    """``(rest of the model, X as the rest sees it)`` when the model starts with a
+    ``StandardScaler``; else ``(estimator, X)``."""
+    if (
+        isinstance(estimator, Pipeline)
+        and len(estimator.steps) > 1
+        and type(estimator.steps[0][1]) is StandardScaler
+    ):
+        rest = estimator[1:] if len(estimator.steps) > 2 else estimator.steps[-1][1]
+        return rest, estimator.steps[0][1].transform(X)
+    return estimator, X
+
+
+def _shuffled_column_scores(model, X, columns, score, seed: int, n_repeats: int) -> np.ndarray:
+    """Scores with each of ``columns`` shuffled ``n_repeats`` times, as scikit-learn shuffles
+    them (each column's shuffles start again from ``seed`` and compound)."""
+    X_work = np.array(X, copy=True)
+    scores = np.empty((len(columns), n_repeats))
+    order = np.empty(X.shape[0], dtype=np.intp)
+    for i, column in enumerate(columns):
+        random_state = np.random.RandomState(seed)
+        order[:] = np.arange(X.shape[0])
+        for repeat in range(n_repeats):
+            random_state.shuffle(order)
+            X_work[:, column] = X_work[order, column]
+            scores[i, repeat] = score(model, X_work)
+        X_work[:, column] = X[:, column]
+    return scores

@@ -10,9 +10,21 @@ them.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
+
+import numpy as np
 
 from weakfs._estimator_scores import positive_scores
-from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
+from weakfs._labels import check_pu_labels
+from weakfs.metrics import (
+    _check_prior_against_labels,
+    _corrected_roc_auc,
+    _prior_of_unlabeled,
+    pu_accuracy_score,
+    pu_f1_score,
+    pu_roc_auc_score,
+    puf_score,
+)
 
 __all__ = ["PUScorer", "make_pu_scorer"]
 
@@ -51,6 +63,25 @@ class PUScorer:
         if self.metric == "puf":
             return float(func(y, values))
         return float(func(y, values, prior=self.prior))
+
+    def _bound_to(self, y) -> Callable[[object, object], float]:
+        """``(estimator, X) -> self(estimator, X, y)`` for many ``X`` of one fold, the labels and
+        the prior checked once: permutation importance scores thousands of shuffles of the same
+        held-out rows, and the checks would cost more than the ROC AUC itself."""
+        if self.metric != "roc_auc":
+            return lambda estimator, X: self(estimator, X, y)
+        s = check_pu_labels(y, name="s")
+        prior_unlabeled = _prior_of_unlabeled(s, _check_prior_against_labels(self.prior, s))
+
+        def score(estimator, X) -> float:
+            values = positive_scores(estimator, X)
+            if values.shape != s.shape:
+                raise ValueError(f"s has {s.shape[0]} rows but the scores have {values.shape}")
+            if not np.isfinite(values).all():
+                raise ValueError("y_score contains NaN or infinite values")
+            return float(_corrected_roc_auc(s, values, prior_unlabeled))
+
+        return score
 
     def __repr__(self) -> str:
         return f"make_pu_scorer({self.metric!r}, prior={self.prior!r})"
