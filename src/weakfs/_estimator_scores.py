@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["average_ranks", "binary_roc_auc", "positive_scores"]
+__all__ = ["average_ranks", "binary_roc_auc", "positive_scores", "pu_corrected_roc_auc"]
 
 
 def positive_scores(estimator, X) -> np.ndarray:
@@ -65,3 +65,10 @@ def average_ranks(values: np.ndarray) -> np.ndarray:
     ranks = np.empty(values.size)
     ranks[order] = group_rank[np.cumsum(starts_group) - 1]
     return ranks
+
+
+def pu_corrected_roc_auc(s: np.ndarray, score: np.ndarray, prior_unlabeled: float) -> float:
+    """``(AUC(P vs U) - pi_u / 2) / (1 - pi_u)`` on checked inputs: the PU ROC AUC of
+    :func:`weakfs.metrics.pu_roc_auc_score`, whose checks a scorer bound to one fold does once."""
+    auc_pu = binary_roc_auc(s, score)
+    return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)

@@ -29,10 +29,12 @@ __all__ = [
     "PU_LABEL_HELP",
     "SemiSupervisedLabels",
     "check_finite_target",
+    "check_prior_against_labels",
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
     "check_y_given",
+    "prior_of_unlabeled",
     "pu_one_class_error",
 ]
 
@@ -370,3 +372,30 @@ def check_semi_supervised_labels(
     y_encoded = np.full(arr.shape[0], -1, dtype=np.intp)
     y_encoded[labeled] = codes
     return SemiSupervisedLabels(y=arr, labeled=labeled, classes=classes, y_encoded=y_encoded)
+
+
+def check_prior_against_labels(prior, s: np.ndarray) -> float:
+    """The class prior (share of positives among *all* rows) must exceed the labeled share."""
+    if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating, np.integer)):
+        raise TypeError(f"prior must be a float in (0, 1); got {type(prior).__name__}")
+    prior = float(prior)
+    if not 0 < prior < 1:
+        raise ValueError(f"prior must be in (0, 1); got {prior}")
+    labeled_share = float(s.mean())
+    if prior < labeled_share:
+        raise ValueError(
+            f"prior={prior:.4g} is below the share of labeled positives among the rows "
+            f"({labeled_share:.4g}); the prior is the share of positives among all rows, labeled "
+            "ones included"
+        )
+    return prior
+
+
+def prior_of_unlabeled(s: np.ndarray, prior: float) -> float:
+    """``pi_u = (pi - l) / (1 - l)``, the positive share of the unlabeled rows (``l`` the labeled
+    share), from checked labels and prior."""
+    labeled_share = float(s.mean())
+    prior_unlabeled = (prior - labeled_share) / (1.0 - labeled_share)
+    if prior_unlabeled >= 1.0:
+        raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
+    return prior_unlabeled

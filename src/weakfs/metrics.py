@@ -7,8 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from weakfs._docstrings import fill_doc
-from weakfs._estimator_scores import binary_roc_auc
-from weakfs._labels import _as_1d, check_pu_labels
+from weakfs._estimator_scores import pu_corrected_roc_auc
+from weakfs._labels import (
+    _as_1d,
+    check_prior_against_labels,
+    check_pu_labels,
+    prior_of_unlabeled,
+)
 
 __all__ = [
     "StabilityEstimate",
@@ -79,23 +84,6 @@ def puf_score(s, y_pred) -> float:
     return float(recall**2 / share)
 
 
-def _check_prior_against_labels(prior, s: np.ndarray) -> float:
-    """The class prior (share of positives among *all* rows) must exceed the labeled share."""
-    if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating, np.integer)):
-        raise TypeError(f"prior must be a float in (0, 1); got {type(prior).__name__}")
-    prior = float(prior)
-    if not 0 < prior < 1:
-        raise ValueError(f"prior must be in (0, 1); got {prior}")
-    labeled_share = float(s.mean())
-    if prior < labeled_share:
-        raise ValueError(
-            f"prior={prior:.4g} is below the share of labeled positives among the rows "
-            f"({labeled_share:.4g}); the prior is the share of positives among all rows, labeled "
-            "ones included"
-        )
-    return prior
-
-
 def _positive_predictions(s: np.ndarray, y_pred) -> np.ndarray:
     pred = _as_1d(y_pred, "y_pred")
     if pred.shape[0] != s.shape[0]:
@@ -125,7 +113,7 @@ def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     (1.0, 1.0)
     """
     s = check_pu_labels(s, name="s")
-    prior = _check_prior_against_labels(prior, s)
+    prior = check_prior_against_labels(prior, s)
     positive = _positive_predictions(s, y_pred)
     recall = float(positive[s == 1].mean())
     rate = float(positive.mean())
@@ -170,7 +158,7 @@ def pu_accuracy_score(s, y_pred, prior: float) -> float:
     1.0
     """
     s = check_pu_labels(s, name="s")
-    prior = _check_prior_against_labels(prior, s)
+    prior = check_prior_against_labels(prior, s)
     positive = _positive_predictions(s, y_pred)
     recall = float(positive[s == 1].mean())
     rate = float(positive.mean())
@@ -202,29 +190,14 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
     1.0
     """
     s = check_pu_labels(s, name="s")
-    prior = _check_prior_against_labels(prior, s)
+    prior = check_prior_against_labels(prior, s)
     score = _as_1d(y_score, "y_score")
     if score.shape[0] != s.shape[0]:
         raise ValueError(f"s has {s.shape[0]} rows but y_score has {score.shape[0]}")
     score = np.asarray(score, dtype=float)
     if not np.isfinite(score).all():
         raise ValueError("y_score contains NaN or infinite values")
-    return _corrected_roc_auc(s, score, _prior_of_unlabeled(s, prior))
-
-
-def _prior_of_unlabeled(s: np.ndarray, prior: float) -> float:
-    """``pi_u``, the positive share of the unlabeled rows, from checked labels and prior."""
-    labeled_share = float(s.mean())
-    prior_unlabeled = (prior - labeled_share) / (1.0 - labeled_share)
-    if prior_unlabeled >= 1.0:
-        raise ValueError("prior=1 leaves no negatives: the AUC is undefined")
-    return prior_unlabeled
-
-
-def _corrected_roc_auc(s: np.ndarray, score: np.ndarray, prior_unlabeled: float) -> float:
-    """:func:`pu_roc_auc_score` on checked inputs (a scorer bound to one fold checks them once)."""
-    auc_pu = binary_roc_auc(s, score)
-    return (auc_pu - prior_unlabeled / 2.0) / (1.0 - prior_unlabeled)
+    return pu_corrected_roc_auc(s, score, prior_of_unlabeled(s, prior))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select
 from weakfs.feature_selection._common import check_meta_input, pu_scorer
-from weakfs.model_selection._scorers import PUScorer
+from weakfs.model_selection import PUScorer
 
 __all__ = ["PUPermutationSelector"]
 

@@ -14,17 +14,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from weakfs._estimator_scores import positive_scores
-from weakfs._labels import check_pu_labels
-from weakfs.metrics import (
-    _check_prior_against_labels,
-    _corrected_roc_auc,
-    _prior_of_unlabeled,
-    pu_accuracy_score,
-    pu_f1_score,
-    pu_roc_auc_score,
-    puf_score,
-)
+from weakfs._estimator_scores import positive_scores, pu_corrected_roc_auc
+from weakfs._labels import check_prior_against_labels, check_pu_labels, prior_of_unlabeled
+from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
 
 __all__ = ["PUScorer", "make_pu_scorer"]
 
@@ -71,7 +63,7 @@ class PUScorer:
         if self.metric != "roc_auc":
             return lambda estimator, X: self(estimator, X, y)
         s = check_pu_labels(y, name="s")
-        prior_unlabeled = _prior_of_unlabeled(s, _check_prior_against_labels(self.prior, s))
+        prior_unlabeled = prior_of_unlabeled(s, check_prior_against_labels(self.prior, s))
 
         def score(estimator, X) -> float:
             values = positive_scores(estimator, X)
@@ -79,7 +71,7 @@ class PUScorer:
                 raise ValueError(f"s has {s.shape[0]} rows but the scores have {values.shape}")
             if not np.isfinite(values).all():
                 raise ValueError("y_score contains NaN or infinite values")
-            return float(_corrected_roc_auc(s, values, prior_unlabeled))
+            return float(pu_corrected_roc_auc(s, values, prior_unlabeled))
 
         return score
 
