@@ -30,6 +30,7 @@ __all__ = [
     "SemiSupervisedLabels",
     "check_finite_target",
     "check_prior_against_labels",
+    "check_prior_value",
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
@@ -374,13 +375,19 @@ def check_semi_supervised_labels(
     return SemiSupervisedLabels(y=arr, labeled=labeled, classes=classes, y_encoded=y_encoded)
 
 
-def check_prior_against_labels(prior, s: np.ndarray) -> float:
-    """The class prior (share of positives among *all* rows) must exceed the labeled share."""
+def check_prior_value(prior) -> float:
+    """A class prior given as a number must be a real in (0, 1); returns it as a float."""
     if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating, np.integer)):
         raise TypeError(f"prior must be a float in (0, 1); got {type(prior).__name__}")
     prior = float(prior)
     if not 0 < prior < 1:
         raise ValueError(f"prior must be in (0, 1); got {prior}")
+    return prior
+
+
+def check_prior_against_labels(prior, s: np.ndarray) -> float:
+    """The class prior (share of positives among *all* rows) must exceed the labeled share."""
+    prior = check_prior_value(prior)
     labeled_share = float(s.mean())
     if prior < labeled_share:
         raise ValueError(

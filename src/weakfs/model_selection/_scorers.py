@@ -9,13 +9,17 @@ them.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 
 import numpy as np
 
 from weakfs._estimator_scores import positive_scores, pu_corrected_roc_auc
-from weakfs._labels import check_prior_against_labels, check_pu_labels, prior_of_unlabeled
+from weakfs._labels import (
+    check_prior_against_labels,
+    check_prior_value,
+    check_pu_labels,
+    prior_of_unlabeled,
+)
 from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
 
 __all__ = ["PUScorer", "make_pu_scorer"]
@@ -117,9 +121,5 @@ def make_pu_scorer(metric: str = "roc_auc", *, prior: float | None = None) -> PU
     if metric != "puf":
         if prior is None:
             raise ValueError(f"metric={metric!r} needs the class prior: pass prior=")
-        if isinstance(prior, bool) or not isinstance(prior, numbers.Real):
-            raise TypeError(f"prior must be a float in (0, 1); got {type(prior).__name__}")
-        if not 0 < prior < 1:
-            raise ValueError(f"prior must be in (0, 1); got {prior}")
-        prior = float(prior)
+        prior = check_prior_value(prior)
     return PUScorer(metric, prior)
