@@ -17,9 +17,10 @@ cells where the board abstains (and those with fewer than 5 labeled rows per tes
 mean regret of each candidate taken always: what the abstaining board's default is measured
 against.  Last, the mean regrets split by how finely the judge measures a cell: ``se`` of all
 features' truth AUC at most ``--precise`` (default 0.05) or above it.  Last, what the top group
-holds: its mean size beside the board's candidates, and the mean regret of its best member picked
-with the truth (a bound for any rule that picks within the top group, not a rule: the board has
-no truth), beside the board's and all features'.  Computes no selection; reads the data only to
+holds: its mean size beside the board's candidates, the share of cells where the board
+abstained, and the mean regret of its best member picked with the truth (a bound for any rule
+that picks within the top group, not a rule: the board has no truth), beside the board's and all
+features'.  Computes no selection; reads the data only to
 count the test rows.
 
 Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [--margin 0.03]
@@ -123,13 +124,16 @@ def by_judge_precision(long: pd.DataFrame, precise: float) -> pd.DataFrame:
 
 
 def top_group_bound(long: pd.DataFrame) -> pd.DataFrame:
-    """Per regime: candidates and tied candidates per cell, and the mean regret of the board, of
-    always all features and of the top group's truly best member (a within-group rule's bound)."""
+    """Per regime: candidates and tied candidates per cell, the share of cells where the board
+    abstained (said the labels cannot tell the candidates apart), and the mean regret of the
+    board, of always all features and of the top group's truly best member (a within-group
+    rule's bound)."""
     tied = long[long["tied"].astype(bool)]
     per_cell = pd.DataFrame(
         {
             "candidates": long.groupby(CELL).size(),
             "tied": tied.groupby(CELL).size(),
+            "abstained": long.groupby(CELL)["abstained"].first(),
             "board": long[long["recommended"].astype(bool)].set_index(CELL)["regret"],
             "all_features": long[long["method"] == ALL_FEATURES].set_index(CELL)["regret"],
             "top_group_best": tied.groupby(CELL)["regret"].min(),
@@ -139,6 +143,7 @@ def top_group_bound(long: pd.DataFrame) -> pd.DataFrame:
         cells=("board", "size"),
         candidates=("candidates", "mean"),
         tied=("tied", "mean"),
+        abstained=("abstained", "mean"),
         board=("board", "mean"),
         all_features=("all_features", "mean"),
         top_group_best=("top_group_best", "mean"),
