@@ -20,8 +20,7 @@ features' truth AUC at most ``--precise`` (default 0.05) or above it.  Last, wha
 holds: its mean size beside the board's candidates, the share of cells where the board
 abstained, and the mean regret of its best member picked with the truth (a bound for any rule
 that picks within the top group, not a rule: the board has no truth), beside the board's and all
-features'.  Computes no selection; reads the data only to
-count the test rows.
+features'.  Computes no selection; reads the data only to count the test rows.
 
 Run:  WEAKFS_DATA=/path/to/data python benchmarks/bench_calibration_misses.py [--margin 0.03]
 """
