@@ -289,6 +289,34 @@ def test_an_interrupt_a_pools_clean_up_error_replaced_still_stops_the_run(monkey
     assert stopped == [True]
 
 
+def test_stopping_workers_survives_a_pool_whose_start_up_was_cut_short(monkeypatch):
+    """The same race one step later: asked for the pool to shut it down, loky tries to join the
+    manager thread that never started; the error must not escape, and the pool's processes are
+    still terminated."""
+    import multiprocessing
+
+    from joblib.externals import loky
+    from joblib.externals.loky.backend.process import LokyProcess
+
+    from weakfs.experiments import _runner
+
+    def broken_pool(*args, **kwargs):
+        raise RuntimeError("cannot join thread before it is started")
+
+    class FakeWorker(LokyProcess):
+        def __init__(self):
+            self.terminated = False
+
+        def terminate(self):
+            self.terminated = True
+
+    worker = FakeWorker()
+    monkeypatch.setattr(loky, "get_reusable_executor", broken_pool)
+    monkeypatch.setattr(multiprocessing, "active_children", lambda: [worker])
+    _runner._stop_local_workers()
+    assert worker.terminated
+
+
 def _readme_reproduce_lines() -> list[list[str]]:
     import shlex
     from pathlib import Path

@@ -80,7 +80,12 @@ def _stop_local_workers() -> None:
         from joblib.externals.loky.backend.process import LokyProcess
     except ImportError:  # pragma: no cover - joblib always vendors loky
         return
-    get_reusable_executor().shutdown(wait=False, kill_workers=True)
+    try:
+        get_reusable_executor().shutdown(wait=False, kill_workers=True)
+    except RuntimeError:
+        # a signal that lands while the pool starts its manager thread leaves a pool that cannot
+        # be shut down ("cannot join thread before it is started"); its processes end below
+        pass
     # the pool kills its workers from its manager thread; a signal that lands while the pool
     # starts can stop that thread from ever running, so end the pool's processes here too
     for child in multiprocessing.active_children():
