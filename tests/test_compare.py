@@ -267,3 +267,33 @@ def test_the_references_third_fold_is_dropped_when_it_cannot_end_in_time(monkeyp
     )  # fmt: skip
     assert board.attrs["folds"] == 2
     assert "folds: 2 of 3 scored in the budget; every row is compared on those" in notes
+
+
+@pytest.mark.parametrize(
+    ("margin", "note"),
+    [
+        (8, "pu_permutation: on 1 of 2 folds, up to 8 of"),  # one fold's fit
+        (20, "pu_permutation: refit on all rows, up to 3 of"),  # only the refit on all rows
+    ],
+)
+def test_selections_filled_by_ties_in_column_order_are_said_once_in_the_notes(margin, note):
+    # one column parts the labeled rows by a wide margin: PU permutation importance measures
+    # nothing on the others, and the rest of its k columns are ties in column order; the board
+    # says so in one note instead of a warning per fit
+    import warnings
+
+    from weakfs.feature_selection import TiedScoresWarning
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 60))
+    s = np.zeros(60, dtype=int)
+    s[:12] = 1
+    X[:, 5] += margin * s
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TiedScoresWarning)
+        board = compare_selectors(
+            X, s, methods=["pu_permutation"], ks=[10], cv=2, n_repeats=1, n_random=1,
+            prior=0.5, budget=None,
+        )  # fmt: skip
+    tied = [n for n in board.attrs["notes"] if "column order" in n]
+    assert len(tied) == 1 and tied[0].startswith(note)

@@ -1,5 +1,6 @@
 """Stability selection, automatic k, PU permutation importance and the stability index."""
 
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -111,6 +112,24 @@ def test_permutation_selector_finds_the_feature_the_pu_classifier_uses():
     sel = PUPermutationSelector(LogisticRegression(), 1, prior=0.5, random_state=0).fit(X, s)
     assert sel.get_support(indices=True).tolist() == [3]
     assert sel.scores_[3] > 0 and sel.scores_std_.shape == (8,)
+
+
+def test_permutation_selector_says_when_shuffles_measure_nothing():
+    # one column parts the labeled rows from the rest by a wide margin: shuffling any other
+    # column moves no held-out labeled row past an unlabeled one, the drops are zero and the
+    # stable sort would fill the rest of the selection in column order; the user is told so
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 100))
+    s = np.zeros(60, dtype=int)
+    s[:12] = 1
+    X[:, 5] += 8 * s
+    with pytest.warns(UserWarning, match=r"only \d+ of 100 features lowered.*in column order"):
+        sel = PUPermutationSelector(None, 20, prior=0.3, n_repeats=2, random_state=0).fit(X, s)
+    assert np.count_nonzero(sel.scores_ > 0) < 20 and sel.get_support()[5]
+    X, s, _ = _pu(relevant=(3,))  # an informative column and k = 1: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        PUPermutationSelector(None, 1, prior=0.5, random_state=0).fit(X, s)
 
 
 def test_permutation_selector_names_too_few_labeled_positives():

@@ -5,6 +5,7 @@ Each task checks the budget's wall-clock deadline before it starts."""
 from __future__ import annotations
 
 import time
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -17,11 +18,13 @@ from weakfs._scores import feature_order
 from weakfs._screen import screen_columns
 from weakfs.compare._board import ALL_FEATURES, RANDOM
 from weakfs.compare._methods import METHODS, settings_at
+from weakfs.feature_selection import TiedScoresWarning
 from weakfs.metrics import pu_roc_auc_score
 
 __all__ = [
     "SCREEN_COLUMNS",
     "Failed",
+    "FoldRows",
     "Scorer",
     "Skipped",
     "add_method_records",
@@ -30,6 +33,8 @@ __all__ = [
     "past",
     "reference_fold",
     "screen_columns",
+    "tied_fit",
+    "tied_note",
 ]
 
 
@@ -85,6 +90,21 @@ class Failed(NamedTuple):
     error: str
 
 
+class FoldRows(list):
+    """A method's rows on one fold; ``tied`` is the most selected columns that were ties filled
+    in column order rather than chosen (a selector's ``n_tied_selected_``), for the notes."""
+
+    tied = 0
+
+
+def tied_fit(estimator, X, y):
+    """``estimator.fit(X, y)`` without its :class:`TiedScoresWarning`: the board says it once,
+    in its notes, rather than once per fold and k."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TiedScoresWarning)
+        return estimator.fit(X, y)
+
+
 def past(deadline: float | None) -> bool:
     """Whether the wall-clock ``deadline`` has passed (wall clock: the tasks may run in other
     processes, whose monotonic clocks differ)."""
@@ -118,13 +138,14 @@ def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
         kept = screen_columns(Xtr, ytr, SCREEN_COLUMNS)
         Xtr = Xtr[:, kept]
     screen_seconds = time.perf_counter() - start
-    rows = []
+    rows = FoldRows()
     if spec.ranker:
         # every column is the same set in any order: a greedy ranker (cost ~ k d) stops at the
         # largest smaller k
         k_fit = max([k for k in ks if k < Xtr.shape[1]], default=1)
         start = time.perf_counter()
-        est = spec.build(k_fit, settings, prior, seed).fit(Xtr, ytr)
+        est = tied_fit(spec.build(k_fit, settings, prior, seed), Xtr, ytr)
+        rows.tied = getattr(est, "n_tied_selected_", 0)
         order = kept[feature_order(est)]
         seconds = time.perf_counter() - start + screen_seconds
         for k in ks:
@@ -139,7 +160,8 @@ def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
             continue
         if k_fit not in fitted:
             start = time.perf_counter()
-            est = spec.build(k_fit, at_k, prior, seed).fit(Xtr, ytr)
+            est = tied_fit(spec.build(k_fit, at_k, prior, seed), Xtr, ytr)
+            rows.tied = max(rows.tied, getattr(est, "n_tied_selected_", 0))
             cols = kept[np.flatnonzero(est.get_support())]
             fitted[k_fit] = (cols, time.perf_counter() - start + screen_seconds)
         cols, seconds = fitted[k_fit]
@@ -166,6 +188,18 @@ def add_method_records(records, notes, m, results) -> None:
         return
     for f, fold_rows in enumerate(results):
         records += [(m, f, *row) for row in fold_rows]
+    tied = [getattr(fold_rows, "tied", 0) for fold_rows in results]
+    if any(tied):
+        notes.append(tied_note(m, f"on {sum(map(bool, tied))} of {len(tied)} folds", max(tied)))
+
+
+def tied_note(m: str, where: str, most: int) -> str:
+    """The note for a method whose selections were partly ties in column order."""
+    return (
+        f"{m}: {where}, up to {most} of its selected columns scored no higher than zero and "
+        "were taken in column order, not chosen by the data (too few labeled rows where it "
+        "measures importance)"
+    )
 
 
 def reference_fold(

@@ -24,6 +24,8 @@ from weakfs.compare._folds import (
     first_line,
     method_fold,
     reference_fold,
+    tied_fit,
+    tied_note,
 )
 from weakfs.compare._methods import METHODS, settings_at
 
@@ -663,9 +665,13 @@ def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
         try:
             settings = settings_at(plan.settings_for(row["method"]), int(row["k"]))
             est = spec.build(int(row["k"]), settings, plan.prior, plan.seeds[0])
-            est.fit(plan.X, plan.y)
+            tied_fit(est, plan.X, plan.y)
         except Exception:  # the folds' sets stand; the fit's failure is theirs to report
             continue
+        tied = getattr(est, "n_tied_selected_", 0)
+        said = any(n.startswith(f"{row['method']}: ") and "column order" in n for n in plan.notes)
+        if tied and not said:  # its folds did not say so already
+            plan.notes.append(tied_note(row["method"], "refit on all rows", tied))
         if spec.ranker:
             cols = feature_order(est)[: int(row["k"])]
         else:

@@ -2,7 +2,7 @@
 automatic k from PU labels, and permutation importance around any PU classifier."""
 
 from weakfs.feature_selection._auto_k import SelectKByCV, default_k_grid
-from weakfs.feature_selection._common import default_model
+from weakfs.feature_selection._common import TiedScoresWarning, default_model
 from weakfs.feature_selection._per_column import SelectPerColumn, source_columns
 from weakfs.feature_selection._permutation import PUPermutationSelector
 from weakfs.feature_selection._stability import StabilitySelection
@@ -12,6 +12,7 @@ __all__ = [
     "SelectKByCV",
     "SelectPerColumn",
     "StabilitySelection",
+    "TiedScoresWarning",
     "default_k_grid",
     "default_model",
     "source_columns",

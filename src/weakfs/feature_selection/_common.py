@@ -11,7 +11,18 @@ from sklearn.utils.validation import validate_data
 
 from weakfs.model_selection import make_pu_scorer
 
-__all__ = ["check_meta_input", "default_model", "pu_scorer"]
+__all__ = ["TiedScoresWarning", "check_meta_input", "default_model", "pu_scorer"]
+
+
+class TiedScoresWarning(UserWarning):
+    """Fewer features than asked for scored above zero: the rest of the selection is filled in
+    column order (the stable sort of tied zeros), not chosen by the data.
+
+    Raised by :class:`PUPermutationSelector` when too few labeled rows are held out for a
+    shuffle to move one past an unlabeled row; the fitted ``n_tied_selected_`` says how many
+    selected features are such ties.  Label more rows, hold out more (``test_size``) or ask for
+    fewer features.
+    """
 
 
 def default_model():

@@ -10,6 +10,7 @@ scikit-learn's API (pulearn's, for instance).
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -27,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select
-from weakfs.feature_selection._common import check_meta_input, pu_scorer
+from weakfs.feature_selection._common import TiedScoresWarning, check_meta_input, pu_scorer
 from weakfs.model_selection import PUScorer
 
 __all__ = ["PUPermutationSelector"]
@@ -70,6 +71,9 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         The prior the metric used.
     support_ : ndarray of bool
         The selected features.
+    n_tied_selected_ : int
+        Selected features whose score is not above zero: ties filled in column order, not
+        chosen by the data (a :class:`TiedScoresWarning` says so when there are any).
 
     Examples
     --------
@@ -162,6 +166,19 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         )
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[np.argsort(-self.scores_, kind="stable")[:k]] = True
+        self.n_tied_selected_ = max(0, k - int(np.count_nonzero(self.scores_ > 0)))
+        if self.n_tied_selected_:
+            # few held-out labeled rows: most shuffles move no labeled row past an unlabeled one,
+            # the drops are all zero and the stable sort fills the selection in column order
+            warnings.warn(
+                f"only {k - self.n_tied_selected_} of {X.shape[1]} features lowered the PU "
+                f"score when shuffled (held-out part: {len(test)} rows, {int(s[test].sum())} "
+                f"labeled); {self.n_tied_selected_} of the {k} selected are in column order, "
+                "not chosen by the data. More labeled rows or a larger test_size give the "
+                "shuffles something to measure.",
+                TiedScoresWarning,
+                stacklevel=3,
+            )
         return self
 
     def _get_support_mask(self):
