@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
 from weakfs.compare import RANDOM
+from weakfs.compare._folds import tied_fit
 from weakfs.experiments._store import _from_csv
 from weakfs.experiments.benchmark._report import _long
-from weakfs.feature_selection import TiedScoresWarning
 
 CELLS = pathlib.Path(__file__).resolve().parents[1] / "results" / "benchmark.csv"
 
@@ -45,7 +44,6 @@ def column_order_rows(long: pd.DataFrame, *, min_width: int, max_k: int, share: 
         & (long.method != "all features")
         & (long.n_features >= min_width)
         & (long.k <= max_k)
-        & long.k.gt(0)
     ].copy()
     rows["first"] = [_in_first_columns(f, k) for f, k in zip(rows.features, rows.k)]
     rows["column_order"] = rows["first"] >= share
@@ -67,9 +65,7 @@ def refit_check(rows: pd.DataFrame, cells: pd.DataFrame, n: int) -> pd.DataFrame
         Xs, _, names, tr, _, weak = cell_split(row.dataset, row.regime, int(row.seed))
         seed = int(spawn_seeds(int(row.seed), 1)[0])
         est = METHODS["pu_permutation"].build(int(row.k), None, float(cell.prior), seed)
-        with warnings.catch_warnings():  # the count is printed below
-            warnings.simplefilter("ignore", TiedScoresWarning)
-            est.fit(Xs[tr], weak)
+        tied_fit(est, Xs[tr], weak)  # the count is printed below, not warned
         chosen = sorted(int(names[j]) for j in np.flatnonzero(est.get_support()))
         out.append(
             {

@@ -29,6 +29,7 @@ __all__ = [
     "Skipped",
     "add_method_records",
     "first_line",
+    "has_tied_note",
     "method_fold",
     "past",
     "reference_fold",
@@ -200,6 +201,11 @@ def tied_note(m: str, where: str, most: int) -> str:
         "were taken in column order, not chosen by the data (too few labeled rows where it "
         "measures importance)"
     )
+
+
+def has_tied_note(notes: list, m: str) -> bool:
+    """Whether ``notes`` already hold :func:`tied_note`'s note for method ``m``."""
+    return any(n.startswith(f"{m}: ") and "taken in column order" in n for n in notes)
 
 
 def reference_fold(

@@ -22,6 +22,7 @@ from weakfs.compare._folds import (
     Skipped,
     add_method_records,
     first_line,
+    has_tied_note,
     method_fold,
     reference_fold,
     tied_fit,
@@ -669,8 +670,7 @@ def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
         except Exception:  # the folds' sets stand; the fit's failure is theirs to report
             continue
         tied = getattr(est, "n_tied_selected_", 0)
-        said = any(n.startswith(f"{row['method']}: ") and "column order" in n for n in plan.notes)
-        if tied and not said:  # its folds did not say so already
+        if tied and not has_tied_note(plan.notes, row["method"]):  # unless its folds said so
             plan.notes.append(tied_note(row["method"], "refit on all rows", tied))
         if spec.ranker:
             cols = feature_order(est)[: int(row["k"])]
