@@ -66,26 +66,6 @@ def test_the_markdown_counts_are_the_csv_counts():
         assert line in text
 
 
-@pytest.mark.skipif(not BOARD.exists(), reason="no committed scoreboard")
-def test_the_readme_gives_the_scoreboard_counts():
-    """The README's one sentence on what is reproduced says what the scoreboard says."""
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    said = re.search(
-        r"of the (\d+) entries .*?, (\d+) are within the paper's sd, (\d+) above it, (\d+) "
-        r"below it,? (?:(\d+) ha(?:s|ve) no usable paper value )?and (\d+) are not run, (\d+) "
-        r"of them for data not staged here",
-        readme,
-    )
-    assert said, "the README's sentence on the scoreboard changed shape"
-    board = pd.read_csv(BOARD)
-    total = counts(board).iloc[-1]
-    staged = board["verdict"].eq(f"not run: {NOT_STAGED}").sum()
-    expected = [total["rows"], *(total[v] for v in ["within", "above", "below"])]
-    expected += [total["no paper value"], total["not run"], staged]
-    # the clause on entries without a usable paper value is left out when there are none
-    assert [int(g or 0) for g in said.groups()] == [int(v) for v in expected]
-
-
 def _reproduce_config(command: str) -> RunConfig:
     """The RunConfig of a ``weakfs reproduce NAME ...`` command line, as the CLI reads it."""
     from weakfs.cli._reproduce import ReproduceRequest, format_parser
