@@ -134,6 +134,7 @@ EXPERIMENT_MODULES: dict[str, str] = {
     "gkf_pual-tables": "weakfs.experiments.gkf_pual",
     "sewil-tables": "weakfs.experiments.sewil",
     "scoreboard": "weakfs.experiments.scoreboard",
+    "board-at-k": "weakfs.experiments.board_at_k",
 }
 
 
