@@ -353,3 +353,41 @@ def test_selector_same_result_with_joblib_threads_and_dask():
         np.testing.assert_array_equal(other.theta_history_, ref.theta_history_)
         np.testing.assert_array_equal(other.history_["cluster_a"], ref.history_["cluster_a"])
     assert threads.n_evaluations_ == ref.n_evaluations_
+
+
+# ---------------------------------------------------------------------------------------------
+# search_rows: the candidates' fits on every labeled row and a sample of the unlabeled ones
+
+
+def _two_clusters(n: int = 400, seed: int = 0):
+    rng = np.random.RandomState(seed)
+    X = rng.rand(n, 6)
+    X[: n // 5, :2] += 3.0
+    s = np.zeros(n, int)
+    s[: n // 15] = 1
+    return X, s
+
+
+def test_search_rows_keeps_every_labeled_row_and_a_sample_of_the_rest():
+    X, s = _two_clusters()
+    sel = FSCPUSelector(2, n_clusters=3, n_iter=40, search_rows=0.5, random_state=0).fit(X, s)
+    rows = sel.search_rows_
+    assert rows.size == 200 and np.all(np.diff(rows) > 0)
+    assert set(np.flatnonzero(s == 1)) <= set(rows.tolist())
+    assert np.flatnonzero(sel.get_support()).tolist() == [0, 1]
+    again = FSCPUSelector(2, n_clusters=3, n_iter=40, search_rows=200, random_state=0).fit(X, s)
+    assert np.array_equal(again.search_rows_, rows) and np.array_equal(again.theta_, sel.theta_)
+
+
+def test_search_rows_of_every_row_is_the_paper_search():
+    X, s = _two_clusters()
+    paper = FSCPUSelector(2, n_clusters=3, n_iter=30, random_state=1).fit(X, s)
+    every = FSCPUSelector(2, n_clusters=3, n_iter=30, search_rows=1.0, random_state=1).fit(X, s)
+    assert paper.search_rows_ is None and every.search_rows_ is None
+    assert np.array_equal(paper.theta_history_, every.theta_history_)
+
+
+def test_search_rows_below_the_labeled_rows_is_refused():
+    X, s = _two_clusters()
+    with pytest.raises(ValueError, match="fewer than the 26 labeled rows"):
+        FSCPUSelector(2, n_clusters=3, n_iter=5, search_rows=20).fit(X, s)
