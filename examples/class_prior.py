@@ -27,7 +27,9 @@ QUICK = os.environ.get("WEAKFS_EXAMPLES_QUICK") == "1"
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument(
         "--quick", action="store_true", default=QUICK, help="1500 rows, 20 bootstrap resamples"
     )

@@ -37,7 +37,9 @@ def accuracy_on_unlabeled(X, y, labeled, columns) -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument(
         "--quick", action="store_true", default=QUICK, help="16 x 16 images, a short search"
     )

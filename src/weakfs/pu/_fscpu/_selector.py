@@ -221,7 +221,7 @@ class FSCPUSelector(SupportSelector):
     history_ : dict of ndarray
         ``"cluster_a"``, ``"cluster_b"`` (and ``"mi_a"``, ``"mi_b"``): term values per iteration.
     support_ : ndarray of bool
-    candidates_ : ndarray of bool, shape (n_iter_, 2, n_features)
+    candidates_ : ndarray of bool, shape (``n_iter_``, 2, n_features)
         The two repaired candidate masks of every iteration.
     n_iter_ : int
     n_evaluations_ : int
