@@ -30,7 +30,7 @@ if not os.environ.get("WEAKFS_DATA") and _STAGED.is_dir():
 
 project = "weakfs"
 author = "weakfs developers"
-copyright = "weakfs developers"  # noqa: A001
+copyright = "weakfs developers"
 release = weakfs.__version__
 version = ".".join(release.split(".")[:2])
 

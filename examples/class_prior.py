@@ -9,7 +9,7 @@ fractions (under SCAR: every spam message equally likely to be labeled) and once
 mechanism (the easier positives more likely to be labeled), and each estimate, with its 90 %
 interval, is drawn beside the true prior, which the simulation knows.
 
-Run:  python examples/class_prior.py [--quick] [--plot prior.png]
+Run:  ``python examples/class_prior.py [--quick] [--plot prior.png]``
 """
 
 from __future__ import annotations

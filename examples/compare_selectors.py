@@ -10,7 +10,7 @@ scored by the prior-corrected ROC AUC of the PU labels, and the leaderboard sets
 beside random selection and all features.  Because the labels were simulated here, the same
 model is also scored against the hidden truth, to check the weak-label ranking.
 
-Run:  python examples/compare_selectors.py [--quick] [--plot board.png]
+Run:  ``python examples/compare_selectors.py [--quick] [--plot board.png]``
 """
 
 from __future__ import annotations

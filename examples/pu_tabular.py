@@ -10,7 +10,7 @@ FSCPU and semi-JMI, trains a PU Extra Trees classifier on them, and evaluates it
 prior-corrected cross-validation on the PU labels alone (what a practitioner can do) and on the
 hidden truth (what the simulation allows).
 
-Run:  python examples/pu_tabular.py [--quick] [--plot scores.png]
+Run:  ``python examples/pu_tabular.py [--quick] [--plot scores.png]``
 """
 
 from __future__ import annotations

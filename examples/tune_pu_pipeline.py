@@ -9,7 +9,7 @@ that would reward separating labeled from unlabeled rows.  ``make_pu_scorer`` tu
 labels and the class prior into an estimate of the ROC AUC of positives against negatives
 (under SCAR), and ``PUStratifiedKFold`` spreads the labeled positives evenly over the folds.
 
-Run:  python examples/tune_pu_pipeline.py [--quick] [--plot grid.png]
+Run:  ``python examples/tune_pu_pipeline.py [--quick] [--plot grid.png]``
 """
 
 from __future__ import annotations

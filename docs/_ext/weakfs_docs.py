@@ -83,9 +83,7 @@ def benchmark_answer_markdown(report: Path = RESULTS / "benchmark.md") -> str:
         "selected columns, per family and label regime)\n\n"
         + beats
         + "\n\n**The board's calibration** (is the truly best candidate in the board's top "
-        "group, and how far below it the recommendation lies)\n\n"
-        + calibration
-        + "\n"
+        "group, and how far below it the recommendation lies)\n\n" + calibration + "\n"
     )
 
 
