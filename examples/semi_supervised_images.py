@@ -10,7 +10,8 @@ with a C-bound, and searches pixel subsets with a genetic algorithm.  The select
 drawn as an image and judged, with the hidden labels, by a forest trained on the labeled images
 only, against all pixels and against as many random pixels.
 
-Run:  ``python examples/semi_supervised_images.py [--quick] [--plot pixels.png]`` (needs the staged COIL20 file)
+Run:  ``python examples/semi_supervised_images.py [--quick] [--plot pixels.png]``
+(needs the staged COIL20 file)
 """
 
 from __future__ import annotations

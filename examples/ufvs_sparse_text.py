@@ -12,7 +12,8 @@ compared with the presence of as many randomly drawn terms.  On this corpus the 
 predict the topic better: UFVS keeps rare, specific values that together describe every
 document, which summarises the data rather than any one label.
 
-Run:  ``python examples/ufvs_sparse_text.py [--quick] [--plot values.png]`` (needs the staged BASEHOCK file)
+Run:  ``python examples/ufvs_sparse_text.py [--quick] [--plot values.png]``
+(needs the staged BASEHOCK file)
 """
 
 from __future__ import annotations
