@@ -1,4 +1,8 @@
-"""Semi-supervised feature selection on images: a handful of labels among many images.
+"""
+Semi-supervised selection of image pixels with SEW-IL
+=====================================================
+
+Semi-supervised feature selection on images: a handful of labels among many images.
 
 COIL-20 (20 objects photographed from 72 angles, 32 x 32 grey pixels) with 10 % of the images
 labeled.  SEW-IL self-labels the rest with a random forest, models the pseudo-label errors
@@ -6,13 +10,14 @@ with a C-bound, and searches pixel subsets with a genetic algorithm.  The select
 drawn as an image and judged, with the hidden labels, by a forest trained on the labeled images
 only, against all pixels and against as many random pixels.
 
-Run:  python examples/semi_supervised_images.py [--quick] [--plot pixels.png]
-      (needs the staged COIL20 file)
+Run:  ``python examples/semi_supervised_images.py [--quick] [--plot pixels.png]``
+(needs the staged COIL20 file)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -20,6 +25,9 @@ from sklearn.ensemble import RandomForestClassifier
 
 from weakfs.datasets import load
 from weakfs.semi_supervised import SEWILSelector
+
+#: the documentation build runs the examples without arguments, in their quick mode
+QUICK = os.environ.get("WEAKFS_EXAMPLES_QUICK") == "1"
 
 
 def accuracy_on_unlabeled(X, y, labeled, columns) -> float:
@@ -29,8 +37,12 @@ def accuracy_on_unlabeled(X, y, labeled, columns) -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="16 x 16 images, a short search")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--quick", action="store_true", default=QUICK, help="16 x 16 images, a short search"
+    )
     ap.add_argument("--plot", help="save the selected pixels as an image (png)")
     args = ap.parse_args(argv)
 
@@ -77,16 +89,17 @@ def main(argv=None):
         f"{all_acc:.3f}, {columns.size} random pixels {rand_acc:.3f}"
     )
 
-    if args.plot:
-        from weakfs.plotting import plot_pu_extra_trees_importance_images
+    # the figure is always drawn (the documentation shows it), and saved with --plot
+    from weakfs.plotting import plot_pu_extra_trees_importance_images
 
-        share = sewil.vote_share_ if sewil.vote_share_ is not None else sewil.support_
-        plot_pu_extra_trees_importance_images(
-            [np.asarray(share, dtype=float)],
-            image_shape=(side, side),
-            labels=("SEW-IL", ""),
-            path=args.plot,
-        )
+    share = sewil.vote_share_ if sewil.vote_share_ is not None else sewil.support_
+    plot_pu_extra_trees_importance_images(
+        [np.asarray(share, dtype=float)],
+        image_shape=(side, side),
+        labels=("SEW-IL", ""),
+        path=args.plot,
+    )
+    if args.plot:
         print(f"selected pixels (share of the final population) saved to {args.plot}")
 
 

@@ -26,7 +26,7 @@ experiments
     The paper reproductions behind ``weakfs reproduce``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["__version__", "compare_selectors"]
 

@@ -186,7 +186,7 @@ class RandomForest(ClassifierMixin, BaseEstimator):
     classes_ : ndarray
     trees_ : list
         Flat arrays of every tree (``feature``, ``threshold``, ``left``, ``right``, ``value``).
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (``n_features_in_``,)
         Mean decrease in Gini impurity, normalised per tree and overall (scikit-learn's rule).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
         Mean class fractions over the trees for which a row is out of bag (all zero for a row

@@ -223,11 +223,11 @@ class FSCPUSelector(SupportSelector):
     ----------
     theta_ : ndarray of shape (n_features,)
         Final Bernoulli parameters (``scores_`` is the same array).
-    theta_history_ : ndarray of shape (n_iter_ + 1, n_features)
+    theta_history_ : ndarray of shape (``n_iter_`` + 1, n_features)
     history_ : dict of ndarray
         ``"cluster_a"``, ``"cluster_b"`` (and ``"mi_a"``, ``"mi_b"``): term values per iteration.
     support_ : ndarray of bool
-    candidates_ : ndarray of bool, shape (n_iter_, 2, n_features)
+    candidates_ : ndarray of bool, shape (``n_iter_``, 2, n_features)
         The two repaired candidate masks of every iteration.
     n_iter_ : int
     n_evaluations_ : int

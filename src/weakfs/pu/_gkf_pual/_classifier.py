@@ -172,9 +172,9 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
 
     Attributes
     ----------
-    A_ : ndarray of shape (n_features_in_, n_features_in_)
+    A_ : ndarray of shape (``n_features_in_``, ``n_features_in_``)
         Symmetric quadratic coefficients (in the standardised space when ``standardize``).
-    b_ : ndarray of shape (n_features_in_,)
+    b_ : ndarray of shape (``n_features_in_``,)
         Linear coefficients.
     intercept_ : float
         ``β0``.
