@@ -14,6 +14,7 @@ from weakfs.compare._prior_sensitivity import (
     prior_sensitivity,
     prior_sensitivity_seconds,
 )
+from weakfs.compare._size_guide import SizeGuide, load_size_guide
 
 __all__ = [
     "ALL_FEATURES",
@@ -21,9 +22,11 @@ __all__ = [
     "MIN_LABELED",
     "PRIOR_READERS",
     "RANDOM",
+    "SizeGuide",
     "applicable_methods",
     "compare_selectors",
     "leaderboard_summary",
+    "load_size_guide",
     "plot_leaderboard",
     "prior_sensitivity",
     "prior_sensitivity_seconds",

@@ -25,11 +25,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["GUIDE_KS", "N0_GRID", "WIDE_COLUMNS", "SizeGuide", "load_size_guide"]
+__all__ = [
+    "GUIDE_FILE",
+    "GUIDE_KS",
+    "N0_GRID",
+    "WIDE_COLUMNS",
+    "SizeGuide",
+    "label_kind",
+    "load_size_guide",
+]
 
 #: the sizes the guide knows; a named size between or beyond them reads the nearest on log k
 GUIDE_KS = (10, 20, 50)
@@ -79,6 +88,13 @@ class SizeGuide:
     scale: dict
     n0: float
     noise: dict
+
+    #: the sizes the guide knows, the width from which a table reads the wide tables' gains,
+    #: and the file the package ships (the module's constants, for readers of the class)
+    KS: ClassVar[tuple[int, ...]] = GUIDE_KS
+    WIDE_COLUMNS: ClassVar[int] = WIDE_COLUMNS
+    FILE: ClassVar[str] = GUIDE_FILE
+    label_kind = staticmethod(label_kind)
 
     @classmethod
     def fit(cls, rows: pd.DataFrame, n0: float | None = None) -> SizeGuide:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from weakfs.compare._size_guide import GUIDE_KS, WIDE_COLUMNS, SizeGuide, label_kind
+from weakfs.compare import SizeGuide
 from weakfs.experiments.benchmark._cells import cell_split
 from weakfs.experiments.benchmark._protocol import FAMILIES, REFERENCES, REGIMES
 
@@ -25,7 +25,11 @@ def _labeled_count(dataset: str, regime: str, seed: int) -> int:
     """The labeled training rows of a cell, re-derived from its split (the cells keep none)."""
     *_, weak = cell_split(dataset, regime, seed)
     weak = np.asarray(weak)
-    return int((weak == 1).sum() if label_kind(REGIMES[regime][0]) == "pu" else (weak != -1).sum())
+    return int(
+        (weak == 1).sum()
+        if SizeGuide.label_kind(REGIMES[regime][0]) == "pu"
+        else (weak != -1).sum()
+    )
 
 
 def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
@@ -39,7 +43,11 @@ def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
                 continue  # unlabeled cells and cells that cannot run
             n_labeled = _labeled_count(cell.dataset, cell.regime, int(cell.seed))
             for i, method in enumerate(cell.method):
-                if cell.k_rule[i] != "fixed" or cell.k[i] not in GUIDE_KS or method in REFERENCES:
+                if (
+                    cell.k_rule[i] != "fixed"
+                    or cell.k[i] not in SizeGuide.KS
+                    or method in REFERENCES
+                ):
                     continue
                 rows.append(
                     {
@@ -66,8 +74,8 @@ def guide_rows(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.rename(columns={"weak_score": "weak", "truth_auc": "truth"})
     frame = frame.assign(
         cell=frame["dataset"] + "|" + frame["regime"] + "|" + frame["seed"].astype(str),
-        kind=frame["regime"].map(lambda r: label_kind(REGIMES[r][0])),
-        wide=frame["n_features"] >= WIDE_COLUMNS,
+        kind=frame["regime"].map(lambda r: SizeGuide.label_kind(REGIMES[r][0])),
+        wide=frame["n_features"] >= SizeGuide.WIDE_COLUMNS,
     )
     return frame.reset_index(drop=True)
 
@@ -95,4 +103,7 @@ def records(cells: pd.DataFrame) -> pd.DataFrame:
         parts.append(part.assign(n0=guide.n0))
     table = pd.concat(parts).rename(columns={"weak": "weak_score", "truth": "truth_auc"})
     order = ["dataset", "regime", "seed", "k", "method"]
-    return table.sort_values(order)[COLUMNS].reset_index(drop=True)
+    table = table.sort_values(order)[COLUMNS].reset_index(drop=True)
+    # the guide the package ships, fitted on every dataset (the report writes it out)
+    table.attrs["size_guide"] = SizeGuide.fit(rows).to_json()
+    return table

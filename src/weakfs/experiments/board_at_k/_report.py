@@ -4,22 +4,23 @@ each size; the guide the package ships."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import friedmanchisquare
 
-from weakfs.compare._size_guide import GUIDE_FILE, GUIDE_KS, SizeGuide
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments._report_files import write_if_changed
 from weakfs.experiments.benchmark._report import NEMENYI_Q05
-from weakfs.experiments.board_at_k._derive import guide_rows
 
 __all__ = ["FAMILY_ORDER", "misses", "regret_table", "size_table", "write_report"]
 
 FAMILY_ORDER = ["tabular", "synthetic", "genes", "text", "images"]
+#: the guide's file, beside the report and in the package (``weakfs.compare``)
+GUIDE_FILE = "size_guide.json"
 #: a recommendation this close to the best selection of its size counts as a hit
 NEAR = 0.01
 
@@ -135,22 +136,24 @@ def _guide_path(ctx: ReportContext) -> list[Path]:
 
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
-    guide = SizeGuide.fit(guide_rows(table))
+    guide_text = table.attrs["size_guide"]
     for path in _guide_path(ctx):
-        write_if_changed(path, guide.to_json() + "\n")
+        write_if_changed(path, guide_text + "\n")
+    guide = json.loads(guide_text)
     per_cell = _per_cell(table)
     regrets = regret_table(table)
     hits = (per_cell["rule"] <= NEAR).mean()
     pairs = (regrets["below every fixed selector"] == "yes").sum()
+    sizes = ", ".join(map(str, sorted(table["k"].unique())))
     n0s = ", ".join(str(int(v)) for v in sorted(table["n0"].unique()))
     lines = [
         "At a size the user names (`weakfs compare -k 20`, `compare_selectors(X, y, k=20)`), "
         "the board recommends the selection of that size with the highest *posterior*: its weak "
         "score relative to the other selections of that size, weighted by n / (n + n0) with n "
         "the labeled rows, plus the rest of the weight on the benchmark's mean gain of that "
-        "selector at that size, label kind and table width (`weakfs.compare` module "
-        "`_size_guide`). Here every labeled cell of the benchmark at k = "
-        f"{', '.join(map(str, GUIDE_KS))} is judged with a guide fitted **without its dataset** "
+        "selector at that size, label kind and table width (`weakfs.compare.SizeGuide`). "
+        f"Here every labeled cell of the benchmark at k = {sizes} is judged with a guide "
+        "fitted **without its dataset** "
         f"(leave one dataset out; n0 chosen on the other datasets: {n0s}). *tied_at_k*: the "
         "rows whose posterior lies within the weak scores' noise at that labeled count of the "
         "recommended one (an approximation from the labeled count: the cells keep no fold "
@@ -180,9 +183,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "",
         "## The guide the package ships",
         "",
-        f"Fitted on every dataset: n0 = {guide.n0:g}, scale "
-        + ", ".join(f"{k} {v:.4g}" for k, v in sorted(guide.scale.items()))
-        + f", from {int(guide.gains['cells'].sum())} (cell, k, selection) rows; written to "
+        f"Fitted on every dataset: n0 = {guide['n0']:g}, scale "
+        + ", ".join(f"{k} {v:.4g}" for k, v in sorted(guide["scale"].items()))
+        + f", from {sum(g['cells'] for g in guide['gains'])} (cell, k, selection) rows; written to "
         f"`{GUIDE_FILE}` here and into the package (`weakfs/compare/{GUIDE_FILE}`).",
     ]
     return "\n".join(lines)
