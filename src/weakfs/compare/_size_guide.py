@@ -126,7 +126,8 @@ class SizeGuide:
         kinds = pd.Series(np.atleast_1d(kind)).map(label_kind)
         c = kinds.map(self.noise).to_numpy(dtype=float)
         n = np.atleast_1d(np.asarray(n_labeled, dtype=float))
-        return 1.6449 * self.weight(n) * np.sqrt(2 * c / n)
+        # no labeled row: the weak scores weigh nothing, so neither does their noise
+        return 1.6449 * self.weight(n) * np.sqrt(2 * c / np.maximum(n, 1.0))
 
     def gain(self, methods, *, kind: str, wide: bool, k: int) -> np.ndarray:
         """Each method's benchmark gain at the guide's size nearest ``k`` (0 for a method the
