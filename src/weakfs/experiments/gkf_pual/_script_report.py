@@ -7,8 +7,7 @@ import pandas as pd
 
 from weakfs.experiments._report import markdown_table, mean_sd, paper_verdict
 from weakfs.experiments.gkf_pual._paper import PAPER_F1_TEXT, PAPER_REMOVED_TEXT
-from weakfs.experiments.gkf_pual._protocol import METHODS, R_CODE, SCRIPT
-from weakfs.experiments.gkf_pual._scripts import SCRIPTS, script_for
+from weakfs.experiments.gkf_pual._protocol import METHODS, R_CODE, SCRIPT, SCRIPTS, script_for
 
 __all__ = ["script_section"]
 
