@@ -20,6 +20,7 @@ from weakfs.experiments.gkf_pual._protocol import (
     ONE_SE,
     PAPER_STOP,
     R_CODE,
+    SCRIPT,
 )
 from weakfs.experiments.gkf_pual._report import write_report
 from weakfs.experiments.gkf_pual._scoreboard_report import scoreboard_rows
@@ -31,6 +32,7 @@ __all__ = [
     "ONE_SE",
     "PAPER_STOP",
     "R_CODE",
+    "SCRIPT",
     "build_task",
     "make_split",
     "scoreboard_rows",

@@ -23,6 +23,7 @@ from weakfs.experiments.gkf_pual._protocol import (
     SELECTION_METHODS,
 )
 from weakfs.experiments.gkf_pual._r_code_report import PAPER_SD_NOTE, r_code_section
+from weakfs.experiments.gkf_pual._script_report import script_section
 from weakfs.experiments.gkf_pual._selection_report import selection_section
 
 __all__ = ["write_report"]
@@ -231,8 +232,10 @@ def _cost_section(table: pd.DataFrame, methods: list[str]) -> list[str]:
 
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     runs = int(table["seed"].nunique()) if not table.empty else 0
-    grid = table["grid"].iloc[0] if not table.empty else "?"
-    rounds = table["greedy_rounds"].iloc[0] if not table.empty else None
+    # the script cells have no grid (they are not tuned): read it from the tuned cells
+    tuned = table[table["grid"].notna()] if "grid" in table else table.iloc[:0]
+    grid = tuned["grid"].iloc[0] if not tuned.empty else "?"
+    rounds = tuned["greedy_rounds"].iloc[0] if not tuned.empty else None
     rounds = None if rounds is None or pd.isna(rounds) else int(rounds)
     methods = [m for m in METHODS if m in set(table["method"])]
     lines = [
@@ -242,9 +245,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         _reductions(runs, grid, rounds),
         "",
         *_path_note(table),
-        f"Grid used: `{GRIDS[grid]}`. GKF-PUAL tunes λ1 on `lambda1` (λ2 fixed at 0.1 in the "
-        "reduced grid), σ and C2; KF-PUAL tunes λ2 on `lam`, σ, C2; PUAL/GLLC tune λ on `lam`, σ, "
-        "C2. C1 = 1 and K = 5 throughout, as in the paper.",
+        f"Grid used: `{GRIDS.get(grid, grid)}`. GKF-PUAL tunes λ1 on `lambda1` (λ2 fixed at 0.1 "
+        "in the reduced grid), σ and C2; KF-PUAL tunes λ2 on `lam`, σ, C2; PUAL/GLLC tune λ on "
+        "`lam`, σ, C2. C1 = 1 and K = 5 throughout, as in the paper.",
         "",
         "Cells: ours `mean ± sd` over repetitions; paper value in brackets.",
         "",
@@ -255,6 +258,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     r_code = r_code_section(table)
     if r_code:
         lines += ["", *r_code]
+    scripts = script_section(table)
+    if scripts:
+        lines += ["", *scripts]
     if table["method"].isin(SELECTION_METHODS).any():
         lines += ["", *selection_section(table)]
     lines += ["", *_cost_section(table, methods)]
