@@ -312,8 +312,8 @@ def test_refits_on_every_column_are_costed_above_the_screened_folds():
     # the folds of a wide table read SCREEN_COLUMNS columns; a refit on 10,000 of them costs
     # more than the linear 5 times (PU permutation importance's took 9.7 times on ARCENE)
     from weakfs.compare import prior_sensitivity_seconds
+    from weakfs.compare._budget import REFIT_COLUMN_EXPONENT, refit_seconds
     from weakfs.compare._folds import SCREEN_COLUMNS
-    from weakfs.compare._steps import REFIT_COLUMN_EXPONENT, refit_seconds
 
     assert refit_seconds("pu_permutation", 2.0, SCREEN_COLUMNS) == pytest.approx(3.0)
     wide = refit_seconds("pu_permutation", 2.0, 5 * SCREEN_COLUMNS)

@@ -126,18 +126,19 @@ def build_board(
 ) -> tuple[pd.DataFrame, str | None]:
     """The board and, when the labels cannot separate the candidates, the sentence saying so.
 
-    ``records`` hold ``(method, fold, k, score, raw_score, truth, seconds, columns)``;
+    ``records`` are the folds' ``FoldRow`` (``method, fold, k, score, raw_score, truth,
+    seconds, columns``);
     ``score_range`` bounds the scores' intervals (an accuracy's to [0, 1]; the prior-corrected
     AUC is an estimate that can exceed 1 and is left unbounded).
     """
-    columns = ["method", "fold", "k", "score", "raw_score", "truth", "s", "cols"]
+    columns = ["method", "fold", "k", "score", "raw_score", "truth", "seconds", "columns"]
     frame = pd.DataFrame(records, columns=columns)
     order = {m: i for i, m in enumerate([*method_order, RANDOM, ALL_FEATURES])}
     rows, fold_scores = [], {}
     t = _t(n_folds)
     for (method, k), g in frame.groupby(["method", "k"], sort=False):
         supports = np.zeros((len(g), n_features), dtype=bool)
-        for i, cols in enumerate(g["cols"]):
+        for i, cols in enumerate(g["columns"]):
             supports[i, cols] = True
         stab = selection_stability(supports) if len(g) > 1 else None
         frequency = supports.mean(axis=0)
@@ -157,7 +158,7 @@ def build_board(
             "stability": np.nan if stab is None else stab.value,
             "stability_low": np.nan if stab is None else stab.low,
             "stability_high": np.nan if stab is None else stab.high,
-            "seconds": g["s"].mean(),
+            "seconds": g["seconds"].mean(),
             "features_in_folds": [] if method == RANDOM else chosen,
         }
         if with_truth:

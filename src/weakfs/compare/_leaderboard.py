@@ -28,16 +28,14 @@ from weakfs.compare._board import (
     build_board,
     n_repeats_for,
 )
+from weakfs.compare._budget import plan_budget, plan_references, probe_wrappers
 from weakfs.compare._folds import (
     Scorer,
 )
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._model import WeakLabelLogisticRegression
+from weakfs.compare._plan import Plan
 from weakfs.compare._steps import (
-    Plan,
-    plan_budget,
-    plan_references,
-    probe_wrappers,
     refit_candidates,
     score_deferred_rankers,
     score_rankers,
@@ -409,8 +407,8 @@ def compare_selectors(
         settings={m: plan.settings_for(m) for m in chosen},
         # plain lists, not a frame: pandas compares and deep-copies attrs as boards are combined
         fold_scores={
-            name: [record[i] for record in records]
-            for i, name in enumerate(["method", "fold", "k", "score", "raw_score", "truth"])
+            name: [getattr(record, name) for record in records]
+            for name in ["method", "fold", "k", "score", "raw_score", "truth"]
         },
     )
     return board
