@@ -190,18 +190,9 @@ def run(request: SelectRequest) -> int:
         print(f"class prior used: {shown} ({prior_how})")
     sensitivity = None
     if prior_ends is not None and request.prior_checks and _prior_key(selector) is not None:
-        with _elapsed("re-selecting at the prior interval's ends", enabled=request.table.progress):
-            sensitivity = _prior_sensitivity(selector, X, labels.values, prior_ends)
-        if sensitivity is None:
-            print("selection at the interval's ends: not refitted (every column is selected)")
-        else:
-            low, high = sensitivity
-            digits = len(resolved.value_text().split(".")[1])
-            print(
-                f"selection at the interval's ends: prior {low['prior']:.{digits}f} Jaccard "
-                f"{low['jaccard']:.2f}, prior {high['prior']:.{digits}f} Jaccard "
-                f"{high['jaccard']:.2f} (overlap with the set above; 1 = the same columns)"
-            )
+        sensitivity = _reselect_at_interval_ends(
+            selector, X, labels.values, resolved, progress=request.table.progress
+        )
     screened = next(
         (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
         None,
@@ -226,6 +217,24 @@ def run(request: SelectRequest) -> int:
         prior_info["selection_at_interval_ends"] = sensitivity
     _write_outputs(request, selector, features, y, names, scores, label, prior_info)
     return 0
+
+
+def _reselect_at_interval_ends(selector, X, y, resolved, *, progress: bool):
+    """The selection re-made at the ends of the prior's interval, printed as its overlap with
+    the selection at the prior used; None when every column is selected (nothing refitted)."""
+    with _elapsed("re-selecting at the prior interval's ends", enabled=progress):
+        sensitivity = _prior_sensitivity(selector, X, y, resolved.interval)
+    if sensitivity is None:
+        print("selection at the interval's ends: not refitted (every column is selected)")
+        return None
+    low, high = sensitivity
+    digits = len(resolved.value_text().split(".")[1])
+    print(
+        f"selection at the interval's ends: prior {low['prior']:.{digits}f} Jaccard "
+        f"{low['jaccard']:.2f}, prior {high['prior']:.{digits}f} Jaccard "
+        f"{high['jaccard']:.2f} (overlap with the set above; 1 = the same columns)"
+    )
+    return sensitivity
 
 
 def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
