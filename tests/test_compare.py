@@ -62,11 +62,11 @@ def test_bad_settings_are_errors():
     X, s, _ = _pu()
     with pytest.raises(ValueError, match=r"k must lie in \[1, 12\]"):
         compare_selectors(X, s, ks=[13], prior=0.5)
-    with pytest.raises(ValueError, match="budget of 1 s cannot be met"):
+    with pytest.raises(ValueError, match="'budget' parameter of compare_selectors must be"):
         compare_selectors(X, s, budget=1, prior=0.5)
     with pytest.raises(ValueError, match="read\\(s\\) semi labels"):
         compare_selectors(X, s, methods=["sewil"], prior=0.5)
-    with pytest.raises(ValueError, match="compare reads PU labels"):
+    with pytest.raises(ValueError, match=r"y must hold PU labels .* or semi-supervised labels"):
         compare_selectors(X, np.arange(len(s)) % 3, prior=0.5)
 
 
@@ -75,11 +75,11 @@ def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatc
 
     X, s, _ = _pu()
     monkeypatch.setattr(_budget, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
-    notes = []
     board = compare_selectors(
-        X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5,
         budget=30,
     )  # fmt: skip
+    notes = board.attrs["notes"]
     assert "fscpu" not in set(board["method"]) and any("fscpu left out" in n for n in notes)
 
 
@@ -123,12 +123,12 @@ def test_a_selector_that_fails_is_left_out_with_its_error(monkeypatch):
         spec = dataclasses.replace(_methods.METHODS[name], build=broken)
         monkeypatch.setitem(_methods.METHODS, name, spec)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
         X, s, methods=["semi_jmi", "mrmr", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5,
-        notes=notes, budget=30,
+        budget=30,
     )  # fmt: skip
     assert set(board["method"]) == {"semi_jmi", RANDOM, ALL_FEATURES}
+    notes = board.attrs["notes"]
     assert any(n.startswith("mrmr left out: its fit failed on fold") for n in notes)
     assert any("LinAlgError: a mixture component" in n for n in notes if n.startswith("mrmr"))
     assert any(n.startswith("fscpu left out: its trial fit failed (LinAlgError") for n in notes)
@@ -151,12 +151,12 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
 
     monkeypatch.setattr(_leaderboard, "plan_budget", plan_leaving_out_mrmr)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
-        X, s, methods=["semi_jmi", "mrmr"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        X, s, methods=["semi_jmi", "mrmr"], ks=[2], cv=2, n_random=1, prior=0.5,
         budget=60,
     )  # fmt: skip
     assert ("mrmr" in set(board["method"])) == runs
+    notes = board.attrs["notes"]
     assert any(n.startswith("mrmr left out for the budget") for n in notes) != runs
     assert any(n.startswith("mrmr: run after the wrappers") for n in notes) == runs
 
@@ -261,12 +261,11 @@ def test_the_references_third_fold_is_dropped_when_it_cannot_end_in_time(monkeyp
 
     monkeypatch.setattr(_leaderboard, "plan_references", slow_references)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
         X, s, methods=["mrmr"], ks=[2], cv=3, n_repeats=1, n_random=1, prior=0.5, budget=120,
-        notes=notes,
     )  # fmt: skip
     assert board.attrs["folds"] == 2
+    notes = board.attrs["notes"]
     assert "folds: 2 of 3 scored in the budget; every row is compared on those" in notes
 
 

@@ -124,7 +124,7 @@ def test_strength_zero_is_scar_probabilities():
     ("kwargs", "message"),
     [
         (dict(mechanism="score"), "needs X"),
-        (dict(mechanism="random"), "mechanism must be one of 'scar', 'score', 'features'"),
+        (dict(mechanism="random"), "'mechanism' parameter of make_pu_labels must be a str among"),
         (dict(strength=2.0), "SCAR takes neither"),
         (dict(mechanism="score", X="X", strength=-1.0), "strength must be a finite number >= 0"),
         (dict(mechanism="features", X="X", features=[7]), "out of range"),

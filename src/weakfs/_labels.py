@@ -34,6 +34,7 @@ __all__ = [
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
+    "check_weak_labels",
     "check_y_given",
     "prior_of_unlabeled",
     "pu_one_class_error",
@@ -373,6 +374,59 @@ def check_semi_supervised_labels(
     y_encoded = np.full(arr.shape[0], -1, dtype=np.intp)
     y_encoded[labeled] = codes
     return SemiSupervisedLabels(y=arr, labeled=labeled, classes=classes, y_encoded=y_encoded)
+
+
+#: the two kinds of weak labels a reader of either (weakfs compare) accepts
+WEAK_LABEL_HELP = (
+    "PU labels (1 = labeled positive, 0 or -1 = unlabeled) or semi-supervised labels "
+    "(-1 = unlabeled, at least two classes among the labeled rows)"
+)
+
+
+def check_weak_labels(y, *, name: str = "y") -> tuple[str, np.ndarray]:
+    """Tell PU from semi-supervised labels and check them as such.
+
+    Labels with ``-1`` (unlabeled) beside at least two other classes are semi-supervised;
+    otherwise they must be PU labels (:func:`check_pu_labels`).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        PU or semi-supervised labels.
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    kind : {"pu", "semi"}
+        Which labels ``y`` holds.
+    labels : ndarray of int
+        PU: 1 labeled positive, 0 unlabeled; semi-supervised: the class index (in sorted
+        order), -1 unlabeled.
+
+    Examples
+    --------
+    >>> from weakfs._labels import check_weak_labels
+    >>> check_weak_labels([1, -1, 0, -1])
+    ('semi', array([ 1, -1,  0, -1]))
+    >>> check_weak_labels([1, 0, 0, 1])
+    ('pu', array([1, 0, 0, 1]))
+    """
+    arr = _as_1d(y, name)
+    if arr.dtype.kind in "fiu" or arr.dtype == bool:
+        numeric = arr.astype(float) if arr.dtype.kind == "f" else arr
+        others = np.unique(numeric[numeric != UNLABELED])
+        if np.any(numeric == UNLABELED) and others.shape[0] >= 2:
+            return "semi", check_semi_supervised_labels(arr, name=name).y_encoded
+    values = pd.unique(arr)
+    if not all(_is_pu_value(v) for v in values):
+        raise ValueError(f"{name} must hold {WEAK_LABEL_HELP}; it holds {_describe_values(values)}")
+    return "pu", check_pu_labels(arr, name=name).astype(int)
+
+
+def _is_pu_value(value) -> bool:
+    """Whether ``value`` is one of PU labels' values (1, 0, -1 or a bool; not "1")."""
+    return isinstance(value, (bool, int, float, np.bool_, np.number)) and value in (-1, 0, 1)
 
 
 def check_prior_value(prior) -> float:

@@ -163,7 +163,6 @@ def run(request: CompareRequest) -> int:
     for line in labels.lines:
         print(line)
     print(f"compare on {source}: {features.X.shape[0]} rows x {features.X.shape[1]} features")
-    notes: list[str] = []
     start = time.perf_counter()
     prior = "auto" if table.prior in (None, "auto") else table.prior
     with _scheduler(request.scheduler):
@@ -180,9 +179,8 @@ def run(request: CompareRequest) -> int:
             n_jobs=request.n_jobs,
             random_state=table.random_state,
             progress=table.progress,
-            notes=notes,
         )
-    for note in notes:
+    for note in board.attrs["notes"]:
         print(note)
     summary = leaderboard_summary(board)
     truth = "truth" in summary

@@ -15,12 +15,15 @@ rows.  Every step checks the deadline; what cannot run in the budget is left out
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
+from weakfs._labels import check_weak_labels
 from weakfs._validation import spawn_seeds
 from weakfs.compare._board import (
     ALL_FEATURES,
@@ -56,19 +59,6 @@ MAX_DEFAULT_K = 200
 PRIOR_INTERVAL_SHARE = 0.1
 
 
-def _label_kind(y) -> str:
-    values = np.asarray(y)
-    classes = set(np.unique(values[values != -1]).tolist()) if values.size else set()
-    if np.any(values == -1) and len(classes) >= 2:
-        return "semi"
-    if classes <= {0, 1} and np.any(values == 1):
-        return "pu"
-    raise ValueError(
-        "compare reads PU labels (1 = labeled positive, 0 = unlabeled) or semi-supervised labels "
-        f"(-1 = unlabeled, at least two classes); y holds {sorted(map(str, classes))[:6]}"
-    )
-
-
 def _validate(X, y, methods, ks, budget, y_true):
     """``(X, names, y, kind, methods, ks, y_true)`` checked."""
     names = list(X.columns.astype(str)) if hasattr(X, "columns") else None
@@ -77,13 +67,23 @@ def _validate(X, y, methods, ks, budget, y_true):
     X = X.to_numpy(dtype=float) if hasattr(X, "to_numpy") else np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0:
         raise ValueError(f"X must be a table with at least one column; got shape {X.shape}")
+    if X.shape[0] == 0:
+        raise ValueError("the table has no rows: there is nothing to compare selectors on")
+    missing = ~np.isfinite(X)
+    if missing.any():
+        columns = np.flatnonzero(missing.any(axis=0))
+        shown = ", ".join((names or [f"x{j}" for j in range(X.shape[1])])[j] for j in columns[:5])
+        raise ValueError(
+            f"X holds {int(missing.sum())} missing or infinite values (NaN, inf) in "
+            f"{columns.size} column(s) ({shown}{', ...' if columns.size > 5 else ''}): impute "
+            "them or drop those rows or columns first"
+        )
     names = names or [f"x{j}" for j in range(X.shape[1])]
     y = np.asarray(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
     d = X.shape[1]
-    kind = _label_kind(y)
-    y = y.astype(int)
+    kind, y = check_weak_labels(y)
     chosen = applicable_methods(kind, methods)
     if not chosen:
         raise ValueError(f"no selector reads {kind} labels")
@@ -203,6 +203,27 @@ def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
     return splits
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "methods": ["array-like", None],
+        "ks": ["array-like", None],
+        "model": [HasMethods(["fit"]), None],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "n_repeats": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "prior": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
+        "prior_interval": ["boolean"],
+        "n_random": [Interval(Integral, 1, None, closed="left")],
+        "y_true": ["array-like", None],
+        "budget": [Interval(Real, _MIN_SECONDS, None, closed="left"), None],
+        "settings": [dict, None],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+        "progress": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def compare_selectors(
     X,
     y,
@@ -221,7 +242,6 @@ def compare_selectors(
     n_jobs=None,
     random_state=0,
     progress: bool = False,
-    notes: list | None = None,
 ) -> pd.DataFrame:
     """Compare the weak-label selectors on ``(X, y)``, judged by a score of the weak labels alone.
 
@@ -262,7 +282,7 @@ def compare_selectors(
     budget : float or None, default=300
         Seconds for the whole comparison, a wall-clock deadline every step checks: the
         wrappers (FSCPU, SEW-IL, GKF-PUAL) get the time the references and rankers leave, their
-        iterations scaled to fit (the settings chosen are reported in ``notes``); a method that
+        iterations scaled to fit (the settings chosen are in ``attrs["notes"]``); a method that
         cannot finish in time is left out with a note.  ``None``: every method at its defaults.
     settings : dict, optional
         ``{method: {setting: value}}``: settings that replace a method's defaults (e.g.
@@ -278,9 +298,6 @@ def compare_selectors(
         Seeds the folds, the random reference and the selectors.
     progress : bool, default=False
         Progress bars on stderr.
-    notes : list, optional
-        Receives sentences about what was done (the prior, budgeted settings, skipped methods,
-        and whether the labels can tell the selectors apart).
 
     Returns
     -------
@@ -296,7 +313,9 @@ def compare_selectors(
         refit on all rows selects for the automatic-k rows, else those chosen in the most
         folds), ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
         prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
-        (``prior_resolved``, None for semi-supervised labels), the notes, ``verdict`` (the
+        (``prior_resolved``, None for semi-supervised labels), ``notes`` (sentences about what
+        was done: the prior, budgeted settings, methods left out, and whether the labels can
+        tell the selectors apart), ``verdict`` (the
         sentence when the labels cannot tell the candidates apart, else None), ``folds`` and
         ``fold_scores`` (every row's score, raw score and truth on each fold, as columns of a
         dict, ``pd.DataFrame(board.attrs["fold_scores"])``: one line per ``(method, k, fold)``,
@@ -317,14 +336,12 @@ def compare_selectors(
     """
     started = time.time()
     deadline = None if budget is None else started + float(budget)
-    notes = [] if notes is None else notes
+    notes: list[str] = []
     X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
     fixed_settings = _validate_settings(settings)
     n_labeled = int(np.sum(y == 1)) if kind == "pu" else int(np.sum(y != -1))
     cv = _folds_for_labels(y, kind, cv, notes)
     repeats = n_repeats_for(n_labeled) if n_repeats == "auto" else int(n_repeats)
-    if repeats < 1:
-        raise ValueError(f"n_repeats must be at least 1 or 'auto'; got {n_repeats!r}")
     resolved = None
     if kind == "pu":
         from weakfs.pu import resolve_class_prior

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._labels import _as_1d
 
@@ -78,6 +80,20 @@ class PULabeling:
         )
 
 
+@validate_params(
+    {
+        "y": ["array-like"],
+        "positive": "no_validation",  # a value, values or a mask function: checked below
+        "labeled_fraction": [Interval(Real, 0, 1, closed="right"), None],
+        "n_labeled": [Interval(Integral, 1, None, closed="left"), None],
+        "mechanism": [StrOptions(set(MECHANISMS))],
+        "X": ["array-like", "sparse matrix", None],
+        "strength": [Interval(Real, None, None, closed="neither"), None],
+        "features": ["array-like", None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_pu_labels(
     y,
     *,

@@ -44,10 +44,12 @@ p-value together with a wide prior interval points to overlap rather than to the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.stats import mannwhitneyu
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
 from weakfs._labels import check_pu_labels
 from weakfs.pu._prior import (
@@ -103,6 +105,18 @@ class SCARCheck:
         return self.message
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "top_share": [Interval(Real, 0, 1, closed="right")],
+        "estimator": [HasMethods(["fit", "predict_proba"]), None],
+        "cv": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def check_scar(
     X,
     y,
@@ -161,16 +175,6 @@ def check_scar(
     >>> bool(p_value < 0.05), message.split(":")[0]
     (True, 'SCAR is doubtful')
     """
-    if isinstance(top_share, bool) or not (
-        isinstance(top_share, (int, float, np.floating)) and 0 < top_share <= 1
-    ):
-        raise ValueError(f"top_share must be in (0, 1]; got {top_share!r}")
-    if isinstance(alpha, bool) or not (
-        isinstance(alpha, (int, float, np.floating)) and 0 < alpha < 1
-    ):
-        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
-    if cv != "auto" and (isinstance(cv, bool) or not isinstance(cv, (int, np.integer))):
-        raise ValueError(f"cv must be an integer number of folds or 'auto'; got {cv!r}")
     s = check_pu_labels(y)
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X.tocsr()
     if X.ndim != 2:
