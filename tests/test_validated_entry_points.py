@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from weakfs.compare import compare_selectors
 from weakfs.datasets import make_pu_labels
+from weakfs.metrics import pu_roc_auc_score, selection_stability
 from weakfs.pu import check_scar, estimate_class_prior, resolve_class_prior
 
 
@@ -33,6 +34,8 @@ def _pu(n=200, d=6, seed=0):
         (lambda X, s: compare_selectors(X, s, cv=1), "cv"),
         (lambda X, s: compare_selectors(X, s, budget=0), "budget"),
         (lambda X, s: compare_selectors(X, s, n_random=0), "n_random"),
+        (lambda X, s: pu_roc_auc_score(s, X[:, 0], prior=1.5), "prior"),
+        (lambda X, s: selection_stability(X > 0, confidence=2.0), "confidence"),
     ],
 )
 def test_a_bad_argument_is_named_by_validate_params(call, parameter):
