@@ -179,3 +179,21 @@ def test_compare_refuses_a_budget_that_is_no_time(tmp_path, capsys, budget):
     err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "--budget", budget],
                  capsys)  # fmt: skip
     assert "--budget" in err
+
+
+def test_transform_reads_tables_as_select_does(tmp_path, capsys):
+    """``weakfs transform`` reads through the shared table reader: its --sep is checked, and a
+    file whose separator is none of the detected ones is refused as select refuses it."""
+    from weakfs.cli import main
+
+    path = _table(tmp_path)
+    model = tmp_path / "m.joblib"
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    assert main([*argv, "-k", "2", "--save-model", str(model)]) == 0
+    out = str(tmp_path / "o.csv")
+    err = _fails(["transform", str(model), str(path), "-o", out, "--sep", ";;"], capsys)
+    assert "--sep takes one character" in err
+    colons = tmp_path / "colons.csv"
+    pd.read_csv(path).to_csv(colons, sep=":", index=False)
+    err = _fails(["transform", str(model), str(colons), "-o", out], capsys)
+    assert "reads as one column" in err and "give --sep" in err

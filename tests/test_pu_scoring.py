@@ -66,9 +66,17 @@ def test_auc_invariants(prior, seed):
     "func, kwargs, match",
     [
         (pu_roc_auc_score, {"prior": 0.1}, "below the share of labeled"),
-        (pu_roc_auc_score, {"prior": 1.0}, r"'prior' parameter of pu_roc_auc_score .* \(0\.0, 1\.0\)"),
+        (
+            pu_roc_auc_score,
+            {"prior": 1.0},
+            r"'prior' of pu_roc_auc_score .* \(0\.0, 1\.0\)",
+        ),
         (pu_f1_score, {"prior": True}, r"'prior' parameter of pu_f1_score .* \(0\.0, 1\.0\)"),
-        (pu_accuracy_score, {"prior": 0.0}, r"'prior' parameter of pu_accuracy_score .* \(0\.0, 1\.0\)"),
+        (
+            pu_accuracy_score,
+            {"prior": 0.0},
+            r"'prior' .* pu_accuracy_score .* \(0\.0, 1\.0\)",
+        ),
     ],
 )
 def test_bad_priors(func, kwargs, match):

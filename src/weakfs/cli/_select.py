@@ -6,12 +6,12 @@ import argparse
 import time
 from pathlib import Path
 
+from weakfs._methods import METHODS
 from weakfs.cli._common import _add_set_option, _fail, _print_notes
 from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._output import _ranked, _selected_table, _write_atomic, write_table
 from weakfs.cli._select_request import SelectRequest
 from weakfs.cli._selectors import (
-    SELECTORS,
     _build_selector,
     _elapsed,
     _estimate_prior,
@@ -65,7 +65,7 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "-k",
         metavar="K",
         help="features to select: a number (10), a fraction (0.2) or 'auto' (the method's "
-        "default). Defaults: " + "; ".join(f"{n} {s.default_k}" for n, s in SELECTORS.items()),
+        "default). Defaults: " + "; ".join(f"{n} {s.default_k}" for n, s in METHODS.items()),
     )
     run.add_argument(
         "--per-column",
@@ -106,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
     """``weakfs select`` on parsed arguments."""
     if args.list:
         specs = available_selectors()
-        for name, spec in SELECTORS.items():
+        for name, spec in METHODS.items():
             state = "" if name in specs else "  (not available in this installation)"
             print(f"{name:14s} [{spec.labels:4s}] {spec.help}{state}")
             print(f"{'':21s}without -k: {spec.default_k}")

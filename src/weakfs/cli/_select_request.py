@@ -8,14 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from weakfs._methods import MethodSpec, load_method_class
 from weakfs.cli._common import _fail, _parse_set, _refuse_overwriting
 from weakfs.cli._output import _output_format, table_format
-from weakfs.cli._selectors import (
-    SelectorSpec,
-    _load_class,
-    _resolve_method,
-    available_selectors,
-)
+from weakfs.cli._selectors import _resolve_method, available_selectors
 from weakfs.cli._table import PARQUET_SUFFIXES, TableRequest
 
 __all__ = ["SelectRequest", "parse_k"]
@@ -87,7 +83,7 @@ class SelectRequest:
 
     table: TableRequest
     method: str
-    spec: SelectorSpec
+    spec: MethodSpec
     prior_checks: bool = True
     k: int | float | str | None = None
     per_column: bool | None = None
@@ -134,18 +130,18 @@ class SelectRequest:
         )
 
 
-def _check_chunksize(args: argparse.Namespace, method: str, spec: SelectorSpec) -> None:
+def _check_chunksize(args: argparse.Namespace, method: str, spec: MethodSpec) -> None:
     """``--chunksize``: a Parquet file, a method that fits on chunks, and no option that needs
     the whole table."""
     if args.chunksize is None:
         return
     if args.chunksize < 1:
         _fail(f"--chunksize must be at least 1 row; got {args.chunksize}")
-    if not hasattr(_load_class(spec), "fit_chunks"):
+    if not hasattr(load_method_class(spec), "fit_chunks"):
         streamed = [
             name
             for name, other in available_selectors().items()
-            if hasattr(_load_class(other), "fit_chunks")
+            if hasattr(load_method_class(other), "fit_chunks")
         ]
         _fail(
             f"--chunksize streams the table for {', '.join(streamed)} only; {method} needs the "
