@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
@@ -425,7 +425,13 @@ def self_learn(
     thresholds: list[np.ndarray] = []
     train = labeled.copy()
     est = make_estimator()
-    est.fit(X[train], y_codes[train], sample_weight=weight[train])
+    # weakfs's forest on a dense table: X checked once here, every round's refit and
+    # prediction then skips the forest's input checks (the same forests, bit for bit)
+    checked = isinstance(est, RandomForest) and isinstance(X, np.ndarray)
+    if checked:
+        X = check_array(X, dtype=np.float32, order="C")
+    fit_options = {"check_input": False} if checked else {}
+    est.fit(X[train], y_codes[train], sample_weight=weight[train], **fit_options)
     n_iter = 0
     termination = "all_labeled"
     while True:
@@ -436,7 +442,7 @@ def self_learn(
         if max_iter is not None and n_iter >= max_iter:
             termination = "max_iter"
             break
-        proba = est.predict_proba(X[rest])
+        proba = est.predict_proba(X[rest], **fit_options)
         votes = np.zeros((rest.size, n_classes))
         votes[:, est.classes_.astype(np.intp)] = proba
         pred = votes.argmax(axis=1)
@@ -459,7 +465,7 @@ def self_learn(
         est = make_estimator()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            est.fit(X[train], y_codes[train], sample_weight=weight[train])
+            est.fit(X[train], y_codes[train], sample_weight=weight[train], **fit_options)
     return {
         "estimator": est,
         "y_codes": y_codes,
