@@ -70,8 +70,12 @@ def test_features_are_a_refit_on_all_rows_and_say_so(board):
     auto = board[(board["k_rule"] == "auto") & (board["method"] != "random")]
     assert set(auto["features_from"]) == {"refit on all rows"}
     assert all(len(f) == k for f, k in zip(auto["features"], auto["k"]))
-    fixed = board[board["k_rule"] == "fixed"]
+    fixed = board[(board["k_rule"] == "fixed") & (board["method"] != "random")]
     assert set(fixed["features_from"]) <= {"chosen in the most folds", "every column"}
+    # random rows hold no columns and say so, not "chosen in the most folds"
+    random_rows = board[board["method"] == "random"]
+    assert all(len(f) == 0 for f in random_rows["features"])
+    assert set(random_rows["features_from"]) == {"none: random columns, drawn anew in every fold"}
 
 
 def test_raw_pu_auc_is_beside_the_corrected_score(board):

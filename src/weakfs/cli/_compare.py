@@ -137,11 +137,10 @@ def _scheduler(address: str | None):
 
 def run(request: CompareRequest) -> int:
     began = time.perf_counter()  # the budget bounds the whole command, the table read included
-    import numpy as np
 
     from weakfs.compare import (
+        board_headline,
         compare_selectors,
-        leaderboard_summary,
         plot_leaderboard,
         write_leaderboard,
     )
@@ -182,31 +181,7 @@ def run(request: CompareRequest) -> int:
         )
     for note in board.attrs["notes"]:
         print(note)
-    summary = leaderboard_summary(board)
-    truth = "truth" in summary
-    pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
-    print(
-        f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its automatic k; "
-        f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
-    )
-    for rank, (_, row) in enumerate(summary.iterrows(), 1):
-        stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
-        hidden = f"  true labels {row['truth']:.3f}" if truth else ""
-        # the raw AUC of labeled against unlabeled rows needs no prior: a corrected score above
-        # 1 (an over-estimated prior) is read beside it
-        raw = f"  raw PU AUC {row['raw_score']:.3f}" if pu else ""
-        flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
-        print(
-            f"  {rank:2d}.{flag} {row['method']:15s} k={row['k']:<5d} score {row['score']:.3f} "
-            f"[{row['score_low']:.3f}, {row['score_high']:.3f}]{raw}{hidden}{stab}"
-        )
-    pick = board[board["recommended"]].iloc[0]
-    print(
-        f"recommended: {pick['method']} with k={pick['k']} "
-        f"(weakfs select --method {pick['method'].replace(' ', '_')} -k {pick['k']})"
-        if pick["method"] != "all features"
-        else "recommended: all features (no selection)" + _not_the_leader(summary, pick)
-    )
+    _print_board(board, time.perf_counter() - start)
     remaining = None if request.budget is None else request.budget - (time.perf_counter() - began)
     _print_prior_sensitivity(request, features.X, labels.values, board, remaining)
     if request.output:
@@ -215,7 +190,84 @@ def run(request: CompareRequest) -> int:
     if request.plot:
         plot_leaderboard(board, request.plot)
         print(f"drew the plots to {request.plot}")
-    return 0
+    # a board of references alone answers nothing: said first, and not a success
+    return 1 if board_headline(board) else 0
+
+
+def _print_board(board: pd.DataFrame, seconds: float) -> None:
+    """The leaderboard: its first line says when no selector ran; each candidate's primary score
+    with its interval (or that the folds are too few for one), the abstention whenever it
+    applies, and the recommendation as a command."""
+    from weakfs.compare import (
+        board_headline,
+        interval_text,
+        leaderboard_summary,
+        primary_score_reason,
+        stated_verdict,
+    )
+
+    summary = leaderboard_summary(board)
+    truth = "truth" in summary
+    pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
+    raw_first = primary_score_reason(board)
+    headline = board_headline(board)
+    if headline:
+        print(f"\nleaderboard: {headline[0].lower()}{headline[1:]}; give a larger --budget.")
+    elif raw_first:
+        print(
+            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; score = raw PU AUC "
+            f"of labeled against unlabeled rows [90 % interval], the primary score here: "
+            f"{raw_first}; = top group, * recommended):"
+        )
+    else:
+        print(
+            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; "
+            f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
+        )
+    for rank, (_, row) in enumerate(summary.iterrows(), 1):
+        stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
+        hidden = f"  true labels {row['truth']:.3f}" if truth else ""
+        corrected = f"{row['score']:.3f} {interval_text(row['score_low'], row['score_high'])}"
+        if raw_first:
+            raw = interval_text(row["raw_score_low"], row["raw_score_high"])
+            scores = f"raw PU AUC {row['raw_score']:.3f} {raw}  prior-corrected {corrected}"
+        else:
+            # the raw AUC of labeled against unlabeled rows needs no prior: a corrected score
+            # above 1 (an over-estimated prior) is read beside it
+            scores = f"score {corrected}" + (f"  raw PU AUC {row['raw_score']:.3f}" if pu else "")
+        flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
+        print(f"  {rank:2d}.{flag} {row['method']:15s} {_k_text(row):9s} {scores}{hidden}{stab}")
+    own = [m for m in summary["method"] if _chooses_its_own_size(m)]
+    for method in own:
+        print(
+            f"{method} chooses its own number of features: one row, whatever -k lists (k= gives "
+            "the number it selected)"
+        )
+    verdict = stated_verdict(board)
+    if verdict and verdict != board.attrs.get("verdict"):  # the notes hold the board's own
+        print(verdict)
+    pick = board[board["recommended"]].iloc[0]
+    if pick["method"] == "all features":
+        print("recommended: all features (no selection)" + _not_the_leader(summary, pick))
+        return
+    k = "" if _chooses_its_own_size(pick["method"]) else f" -k {pick['k']}"
+    print(
+        f"recommended: {pick['method']} with k={_k_text(pick)[2:]} "
+        f"(weakfs select --method {pick['method'].replace(' ', '_')}{k})"
+    )
+
+
+def _chooses_its_own_size(method: str) -> bool:
+    from weakfs._methods import METHODS
+
+    return method in METHODS and METHODS[method].k_param is None
+
+
+def _k_text(row: pd.Series) -> str:
+    """``k=K``; for a method choosing its own size, the number of features it selected."""
+    if _chooses_its_own_size(row["method"]):
+        return f"k={len(row['features'])}"
+    return f"k={row['k']}"
 
 
 def _not_the_leader(summary: pd.DataFrame, pick: pd.Series) -> str:

@@ -14,19 +14,31 @@ from weakfs.compare._prior_sensitivity import (
     prior_sensitivity,
     prior_sensitivity_seconds,
 )
+from weakfs.compare._reading import (
+    NO_SELECTOR_RAN,
+    board_headline,
+    interval_text,
+    primary_score_reason,
+    stated_verdict,
+)
 
 __all__ = [
     "ALL_FEATURES",
     "METHODS",
     "MIN_LABELED",
+    "NO_SELECTOR_RAN",
     "PRIOR_READERS",
     "RANDOM",
     "applicable_methods",
+    "board_headline",
     "compare_selectors",
+    "interval_text",
     "leaderboard_summary",
     "plot_leaderboard",
+    "primary_score_reason",
     "prior_sensitivity",
     "prior_sensitivity_seconds",
     "rarest_labeled_group",
+    "stated_verdict",
     "write_leaderboard",
 ]

@@ -18,6 +18,7 @@ from weakfs.compare._plan import Plan
 __all__ = [
     "MIN_FOLDS",
     "deferred_ranker_fits",
+    "more_folds_fit",
     "plan_budget",
     "plan_references",
     "probe_wrappers",
@@ -149,6 +150,7 @@ def _keep_folds(plan: Plan, folds: int, records: list | None) -> None:
     if folds >= len(plan.splits):
         return
     plan.notes.append(f"folds: {folds} of {len(plan.splits)}, to fit the budget")
+    plan.dropped_splits[:0] = plan.splits[folds:]
     del plan.splits[folds:]
     if records is not None:
         records[:] = [r for r in records if r.fold < folds]
@@ -252,6 +254,18 @@ def plan_budget(
             f"{dropped} left out for the budget: about {folds * cost_of[dropped]:.0f} s on "
             f"{folds} folds (one fold's fit: {cost_of[dropped]:.1f} s)"
         )
+    if not kept and np.isfinite(list(cost_of.values()) or [np.inf]).any():
+        # no ranker in the plan: the cheapest runs if it fits in the time left at all (the
+        # wrappers' reserve then shrinks), so that the board compares at least one selector
+        cheapest = min((m for m in cost_of if np.isfinite(cost_of[m])), key=cost_of.get)
+        if folds * cost_of[cheapest] <= _BUDGET_SHARE * left:
+            kept.append(cheapest)
+            del plan.deferred[cheapest]
+            plan.notes[:] = [n for n in plan.notes if not n.startswith(f"{cheapest} left out")]
+            plan.notes.append(
+                f"{cheapest}: run although the plan left little time for it, the cheapest "
+                "selector, so that the board compares one"
+            )
     # the rankers kept may afford more folds than the ones dropped left room for
     while kept and folds < len(plan.splits) and (folds + 1) * cost() / folds <= allowed:
         folds += 1
@@ -451,6 +465,17 @@ def deferred_ranker_fits(plan: Plan, m: str) -> bool:
     # twice its estimate: run last, an under-estimated ranker has no later step to give
     # time back, and a started fold is not interrupted
     return 2 * len(plan.splits) * plan.deferred[m] <= _BUDGET_SHARE * left
+
+
+def more_folds_fit(plan: Plan, seconds_per_fold: float) -> int:
+    """How many of the folds the plan left out (``plan.dropped_splits``) fit in the time left,
+    less the share kept for the refits, at ``seconds_per_fold`` (every row's fits on one fold,
+    as measured) with a margin of 1.5."""
+    if plan.deadline is None or not plan.dropped_splits:
+        return 0
+    left = plan.deadline - time.time() - _REFIT_SHARE * (plan.deadline - plan.started)
+    fit = int(_BUDGET_SHARE * left / max(1.5 * seconds_per_fold, 1e-9))
+    return max(0, min(fit, len(plan.dropped_splits)))
 
 
 def refit_seconds(method: str, fold_seconds: float, n_features: int) -> float:

@@ -41,6 +41,7 @@ from weakfs.compare._plan import Plan
 from weakfs.compare._steps import (
     refit_candidates,
     score_deferred_rankers,
+    score_more_folds,
     score_rankers,
     score_references,
     score_wrappers,
@@ -184,6 +185,14 @@ def _validate_settings(settings) -> dict:
             )
         checked[name] = dict(values)
     return checked
+
+
+def _one_row_for_their_own_size(board: pd.DataFrame) -> pd.DataFrame:
+    """A method that chooses its own number of features (SEW-IL) fits the same selection at
+    every k: its rows are the same columns, so only its automatic-k row stays."""
+    own = [m for m in dict.fromkeys(board["method"]) if m in METHODS and not METHODS[m].k_param]
+    same = board["method"].isin(own) & (board["k_rule"] != "auto")
+    return board[~same].reset_index(drop=True)
 
 
 def _default_scoring_model(kind: str):
@@ -389,11 +398,16 @@ def compare_selectors(
     # the wrappers' cheapest runs are probed first: one that cannot fit reserves no time
     wrappers = probe_wrappers(plan, [m for m in chosen if m not in rankers])
     # the references first: a board needs them, and a ranker's first fit may compile for long
-    score_references(plan, plan_references(plan, n_random), records)
+    draws = plan_references(plan, n_random)
+    scoring_started = time.time()
+    score_references(plan, draws, records)
     planned = plan_budget(plan, rankers, cv, wrappers, records)
     score_rankers(plan, planned, records)
     score_wrappers(plan, wrappers, records)
     score_deferred_rankers(plan, records)
+    # the time the estimates left unused goes to the folds the plan left out
+    per_fold = (time.time() - scoring_started) / len(plan.splits)
+    score_more_folds(plan, draws, records, per_fold)
     labeled_per_fold = min(
         int(np.sum(y[te] == 1)) if kind == "pu" else int(np.sum(y[te] != -1)) for _, te in splits
     )
@@ -410,7 +424,7 @@ def compare_selectors(
     )
     if verdict is not None:
         notes.append(verdict)
-    board = refit_candidates(plan, board)
+    board = refit_candidates(plan, _one_row_for_their_own_size(board))
     board["auto_k"] = board["k_rule"] == "auto"
     board.attrs.update(
         prior=plan.prior,
@@ -422,6 +436,7 @@ def compare_selectors(
         repeats=max(1, len(splits) // cv),
         verdict=verdict,
         settings={m: plan.settings_for(m) for m in chosen},
+        selectors_ran=[m for m in chosen if m in set(board["method"])],
         # plain lists, not a frame: pandas compares and deep-copies attrs as boards are combined
         fold_scores={
             name: [getattr(record, name) for record in records]

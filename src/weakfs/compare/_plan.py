@@ -52,6 +52,8 @@ class Plan:
     first_all_features: tuple | None = None
     #: the references' estimated seconds per fold (0 without a budget)
     reference_seconds: float = 0.0
+    #: folds the budget's plan left out, in order: scored after all if time is left
+    dropped_splits: list = field(default_factory=list)
 
     def settings_for(self, m: str) -> dict:
         """The settings ``m`` runs (or ran) with: the budget's, else the caller's, else its

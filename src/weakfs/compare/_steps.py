@@ -15,6 +15,7 @@ from weakfs._scores import feature_order
 from weakfs.compare._board import ALL_FEATURES, RANDOM
 from weakfs.compare._budget import (
     deferred_ranker_fits,
+    more_folds_fit,
     refit_seconds,
     wrapper_settings,
 )
@@ -33,6 +34,7 @@ from weakfs.compare._plan import Plan
 __all__ = [
     "refit_candidates",
     "score_deferred_rankers",
+    "score_more_folds",
     "score_rankers",
     "score_references",
     "score_wrappers",
@@ -124,6 +126,49 @@ def score_wrappers(plan: Plan, wrappers: list[str], records: list) -> None:
         add_method_records(records, plan.notes, m, results)
 
 
+def score_more_folds(plan: Plan, n_random: int, records: list, seconds_per_fold: float) -> None:
+    """The folds the plan left out for the budget, as many as the time left allows
+    (``_budget.more_folds_fit``): the references and every row that ran, at the settings it ran
+    with.  The folds every row completed are kept (the rows are compared on the same folds);
+    the note on the folds says how many."""
+    n_more = more_folds_fit(plan, seconds_per_fold)
+    if n_more == 0:
+        return
+    first = len(plan.splits)
+    plan.splits += plan.dropped_splits[:n_more]
+    del plan.dropped_splits[:n_more]
+    folds = range(first, len(plan.splits))
+    ran = list(dict.fromkeys(r.method for r in records if r.method not in (RANDOM, ALL_FEATURES)))
+    tasks = [
+        (functools.partial(reference_fold, n_random=n_random), plan.fold_task(None, f))
+        for f in folds
+    ]
+    tasks += [
+        (method_fold, plan.fold_task(m, f, plan.settings_used[m])) for m in ran for f in folds
+    ]
+    results = _run(tasks, plan.n_jobs, plan.progress, "more folds")
+    by_fold: dict[int, list] = {f: [] for f in folds}
+    for result in results:
+        for row in result if isinstance(result, list) else []:
+            by_fold[row.fold].append(row)
+    complete = first
+    for f in folds:  # the references and each row that ran, on every fold up to f
+        if len({r.method for r in by_fold[f]}) < len(ran) + 2:
+            break
+        complete = f + 1
+    for f in range(first, complete):
+        records += by_fold[f]
+    plan.dropped_splits[:0] = plan.splits[complete:]
+    del plan.splits[complete:]
+    if complete > first:
+        total = len(plan.splits) + len(plan.dropped_splits)
+        plan.notes[:] = [n for n in plan.notes if not n.startswith("folds: ")]
+        plan.notes.append(
+            f"folds: {len(plan.splits)} of {total}, {complete - first} of them scored with the "
+            "time the plan's estimates left"
+        )
+
+
 def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
     """``features``: for each method's automatic-k row, the columns a refit on all rows selects
     (what ``weakfs select`` with the same method and k returns), when the budget leaves time
@@ -135,7 +180,10 @@ def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
         if row["method"] == ALL_FEATURES:
             features[i], origin[i] = list(plan.names), "every column"
             continue
-        if row["method"] == RANDOM or row["k_rule"] != "auto":
+        if row["method"] == RANDOM:  # a reference: other columns in every draw
+            origin[i] = "none: random columns, drawn anew in every fold"
+            continue
+        if row["k_rule"] != "auto":
             continue
         # the refit reads every column, as weakfs select does
         need = refit_seconds(row["method"], row["seconds"], plan.n_features)
