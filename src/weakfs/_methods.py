@@ -318,6 +318,7 @@ METHOD_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
 
 
 def canonical_method(name: str) -> str:
-    """The one spelling of a method name: lower case, underscores, aliases resolved."""
-    name = name.strip().lower().replace("-", "_")
+    """The one spelling of a method name: lower case, underscores for hyphens and spaces, aliases
+    resolved."""
+    name = name.strip().lower().replace("-", "_").replace(" ", "_")
     return METHOD_ALIASES.get(name, name)

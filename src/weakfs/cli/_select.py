@@ -122,6 +122,8 @@ def run(request: SelectRequest) -> int:
     """Read the table, fit the selector, print the selected features and write the outputs."""
     if request.from_board is not None:
         return _run_from_board(request)
+    if request.reference is not None:
+        return _run_reference(request)
     method = request.method
     selector, model, notes = _build_selector(
         request.method,
@@ -193,6 +195,29 @@ def run(request: SelectRequest) -> int:
         sensitivity = _reselect_at_interval_ends(
             selector, X, labels.values, resolved, progress=request.table.progress
         )
+    _print_screening(selector, fitted)
+    names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
+    if per_column:  # the features of the best column first
+        rank = {column: i for i, column in enumerate(selector.columns_)}
+        group = dict(zip(map(str, selector.feature_names_in_), selector.groups_))
+        names = sorted(names, key=lambda name: rank[group[name]])
+        _print_columns(selector, names, seconds)
+    else:
+        _print_selected(names, scores, label, seconds)
+        if request.k is not None and request.spec.k_param is None and method != "ufvs":
+            # said beside the selection too: a note on stderr is easily missed
+            print(f"{method} chose these {len(names)} itself: -k {request.k} does not apply to it")
+    if request.spec.labels == "none" and method == "ufvs":
+        print(UFVS_READING)
+    prior_info = None if prior is None else {"value": prior, "how": prior_how}
+    if prior_info is not None and sensitivity is not None:
+        prior_info["selection_at_interval_ends"] = sensitivity
+    _write_outputs(request, selector, features, y, names, scores, label, prior_info)
+    return 0
+
+
+def _print_screening(selector, fitted) -> None:
+    """GKF-PUAL's prefilter, when it screened the columns before the quadratic model."""
     screened = next(
         (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
         None,
@@ -202,21 +227,6 @@ def run(request: SelectRequest) -> int:
             f"screened to {int(screened.sum())} of {screened.shape[0]} features by PU relevance "
             "before the quadratic model (prefilter; the paper has no screening)"
         )
-    names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
-    if per_column:  # the features of the best column first
-        rank = {column: i for i, column in enumerate(selector.columns_)}
-        group = dict(zip(map(str, selector.feature_names_in_), selector.groups_))
-        names = sorted(names, key=lambda name: rank[group[name]])
-        _print_columns(selector, names, seconds)
-    else:
-        _print_selected(names, scores, label, seconds)
-    if request.spec.labels == "none" and method == "ufvs":
-        print(UFVS_READING)
-    prior_info = None if prior is None else {"value": prior, "how": prior_how}
-    if prior_info is not None and sensitivity is not None:
-        prior_info["selection_at_interval_ends"] = sensitivity
-    _write_outputs(request, selector, features, y, names, scores, label, prior_info)
-    return 0
 
 
 def _reselect_at_interval_ends(selector, X, y, resolved, *, progress: bool):
@@ -327,13 +337,13 @@ def _write_selected(request, shape, names, scores, source, label, prior_info):
     """``-o``: the selected features, their source columns and scores, and what was run."""
     meta = {
         "method": request.method,
-        "rows": int(shape[0]),
-        "features": int(shape[1]),
+        "rows": None if shape is None else int(shape[0]),
+        "features": None if shape is None else int(shape[1]),
         "class_prior": prior_info,
         "score": label,
         "parameters": {
             "k": request.k,
-            "random_state": request.table.random_state,
+            "random_state": None if request.table is None else request.table.random_state,
             **request.params,
         },
     }
@@ -346,9 +356,8 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
     """``-o`` (the selected features), ``--reduced`` (the table reduced to them) and
     ``--save-model`` (the fitted preparation and selector)."""
     if request.output_format is not None:
-        _write_selected(
-            request, features.X.shape, names, scores, features.source, label, prior_info
-        )
+        shape, source = (None, {}) if features is None else (features.X.shape, features.source)
+        _write_selected(request, shape, names, scores, source, label, prior_info)
     if request.reduced is not None:
         # the table's column order, as `weakfs transform` writes it (-o lists the ranking)
         chosen = set(names)
@@ -392,26 +401,72 @@ def _board_row(path: Path) -> dict:
 
 
 def _run_from_board(request: SelectRequest) -> int:
-    """``--from-board``: the recommended row's features, exactly as the board wrote them."""
+    """``--from-board``: the recommended row's features, exactly as the board wrote them; the
+    table is read only to check them and for ``--reduced`` (nothing is refitted)."""
     path = Path(request.from_board)
     if not path.is_file():
         _fail(f"no such file: {path}")
     row = _board_row(path)
-    X, y, source_name = _read_table(request.table)
-    features = _prepare_features(request.table, X)
     names = [str(f) for f in row["features"]]
-    missing = [f for f in names if f not in features.X.columns]
-    if missing:
-        _fail(
-            f"the board's features {missing[:5]} are not columns of {source_name} as prepared "
-            "here: read the table with the options the board was made with"
-        )
+    features, y = None, None
+    if request.table is not None:
+        X, y, source_name = _read_table(request.table)
+        features = _prepare_features(request.table, X)
+        missing = [f for f in names if f not in features.X.columns]
+        if missing:
+            _fail(
+                f"the board's features {missing[:5]} are not columns of {source_name} as "
+                "prepared here: read the table with the options the board was made with"
+            )
     print(
         f"from the board {path.name}: {row['method']} at k={row['k']}, its recommended row "
         f"(features as the board wrote them: {row.get('features_from', 'refit on all rows')})"
     )
     scores = {name: float(row["score"]) for name in names}
     label = "the board's weak-label score of the row (the same for every feature)"
-    _print_selected(names, scores, label, 0.0)
+    _print_summary(names, written_to=request.output)
     _write_outputs(request, None, features, y, names, scores, label, None)
+    return 0
+
+
+#: names a summary shows before "and N more"
+SUMMARY_NAMES = 10
+
+
+def _print_summary(names: list[str], *, written_to: str | None) -> None:
+    """The count and the first few of ``names``, and where all of them go (a board's selection
+    can hold thousands of columns: they go to ``-o``, not the terminal)."""
+    shown = ", ".join(names[:SUMMARY_NAMES])
+    more = len(names) - SUMMARY_NAMES
+    print(f"\nselected {len(names)}: {shown}" + (f", and {more} more" if more > 0 else ""))
+    if written_to is None and more > 0:
+        print(f"-o FILE writes all {len(names)} (feature, column, score)")
+
+
+def _run_reference(request: SelectRequest) -> int:
+    """A board's reference row as a selection: ``all features`` (every column of the prepared
+    table) or ``random`` (-k columns drawn with --random-state), no fit."""
+    X, y, source_name = _read_table(request.table)
+    features = _prepare_features(request.table, X)
+    columns = [str(c) for c in features.X.columns]
+    if request.reference == "all features":
+        names = columns
+        print(f"all features of {source_name}: all {len(names)} of its features, no selection")
+    else:
+        k = request.k
+        if isinstance(k, float) and 0 < k < 1:
+            k = max(1, round(k * len(columns)))
+        if not isinstance(k, int) or not 1 <= k <= len(columns):
+            _fail(f"--method random draws -k columns: give -k between 1 and {len(columns)}")
+        import numpy as np
+
+        rng = np.random.RandomState(request.table.random_state)
+        drawn = set(rng.choice(len(columns), size=k, replace=False).tolist())
+        names = [c for j, c in enumerate(columns) if j in drawn]
+        print(
+            f"random: {k} of the {len(columns)} features of {source_name}, drawn with "
+            f"--random-state {request.table.random_state} (the board's reference, not a selection)"
+        )
+    _print_summary(names, written_to=request.output)
+    _write_outputs(request, None, features, y, names, {}, request.reference, None)
     return 0

@@ -400,20 +400,24 @@ def _estimate_class_prior(X, s, *, return_interval=False, random_state=None, **s
     return result
 
 
+def _completed(settings: dict) -> tuple:
+    """``(unlabeled, estimator, cv, min_prior, confidence, n_bootstrap)``: ``settings`` (any of
+    ``PRIOR_DEFAULTS`` but ``method``) completed by ``PRIOR_DEFAULTS``."""
+    unknown = (set(settings) - set(PRIOR_DEFAULTS)) | ({"method"} & set(settings))
+    if unknown:
+        raise TypeError(f"unknown settings of the class prior's estimate: {sorted(unknown)}")
+    full = {**PRIOR_DEFAULTS, **settings}
+    keys = ("unlabeled", "estimator", "cv", "min_prior", "confidence", "n_bootstrap")
+    return tuple(full[key] for key in keys)
+
+
 def _estimate_many(X, s, methods, *, random_state=None, return_interval=False, **settings) -> dict:
     """``{method: estimate}`` for several methods at the cost of one: the methods that read the
     same out-of-fold scores (same classifier, same folds) share them, and share the bootstrap's
     resamples.  Each entry is exactly what :func:`estimate_class_prior` gives for that method
     with the same settings (the benchmark's shortcut); no warning is raised here.  ``settings``:
     any of ``PRIOR_DEFAULTS`` but ``method``, the others at their defaults."""
-    unknown = (set(settings) - set(PRIOR_DEFAULTS)) | ({"method"} & set(settings))
-    if unknown:
-        raise TypeError(f"unknown settings of the class prior's estimate: {sorted(unknown)}")
-    defaults = {k: v for k, v in PRIOR_DEFAULTS.items() if k != "method"}
-    settings = {**defaults, **settings}
-    unlabeled, estimator, cv = settings["unlabeled"], settings["estimator"], settings["cv"]
-    min_prior, confidence = settings["min_prior"], settings["confidence"]
-    n_bootstrap = settings["n_bootstrap"]
+    unlabeled, estimator, cv, min_prior, confidence, n_bootstrap = _completed(settings)
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X.tocsr()
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
