@@ -66,7 +66,7 @@ def test_a_wrong_separator_says_how_the_file_was_read(tmp_path, capsys, command)
     path = _table(tmp_path, sep=";")
     err = _fails([command, str(path), "--target", "label", "--positive", "1", "--sep", ","],
                  capsys)  # fmt: skip
-    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+    assert "read as 1 column with separator comma" in err and "--sep ';'" in err
 
 
 @pytest.mark.parametrize(
@@ -173,7 +173,7 @@ def test_transform_says_how_a_wrongly_separated_file_was_read(tmp_path, capsys):
     pd.read_csv(path).to_csv(semi, sep=";", index=False)
     err = _fails(["transform", str(model), str(semi), "-o", str(tmp_path / "o.csv"), "--sep", ","],
                  capsys)  # fmt: skip
-    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+    assert "read as 1 column with separator comma" in err and "--sep ';'" in err
 
 
 @pytest.mark.parametrize("budget", ["nan", "inf", "-5"])

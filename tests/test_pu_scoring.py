@@ -69,7 +69,7 @@ def test_auc_invariants(prior, seed):
         (
             pu_roc_auc_score,
             {"prior": 1.0},
-            r"'prior' of pu_roc_auc_score .* \(0\.0, 1\.0\)",
+            r"'prior' parameter of pu_roc_auc_score .* \(0\.0, 1\.0\)",
         ),
         (pu_f1_score, {"prior": True}, r"'prior' parameter of pu_f1_score .* \(0\.0, 1\.0\)"),
         (

@@ -25,6 +25,8 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import type_of_target
 
+from weakfs._words import counted
+
 __all__ = [
     "PU_LABEL_HELP",
     "SemiSupervisedLabels",
@@ -52,7 +54,9 @@ def _as_1d(y, name: str = "y") -> np.ndarray:
         raise TypeError(f"{name} must be a 1-D array-like, got a sparse matrix")
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
-            raise ValueError(f"{name} must be 1-D, got a DataFrame with {y.shape[1]} columns")
+            raise ValueError(
+                f"{name} must be 1-D, got a DataFrame with {counted(y.shape[1], 'column')}"
+            )
         y = y.iloc[:, 0]
     if isinstance(y, pd.Series):
         y = y.to_numpy()
@@ -161,7 +165,7 @@ def check_pu_labels(
     elif arr.dtype.kind == "f":
         if np.isnan(arr).any():
             raise ValueError(
-                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); {PU_LABEL_HELP}"
+                f"{name} contains NaN ({counted(int(np.isnan(arr).sum()), 'row')}); {PU_LABEL_HELP}"
             )
         bad = ~np.isin(arr, (-1.0, 0.0, 1.0))
         if bad.any():
@@ -187,12 +191,12 @@ def check_pu_labels(
     n_labeled = int(s.sum())
     if require_labeled and n_labeled == 0:
         raise ValueError(
-            f"{name} has no labeled positive row (no 1 among {s.shape[0]} rows); "
+            f"{name} has no labeled positive row (no 1 among {counted(s.shape[0], 'row')}); "
             "PU learning needs at least one labeled positive"
         )
     if require_unlabeled and n_labeled == s.shape[0]:
         raise ValueError(
-            f"{name} has no unlabeled row: all {s.shape[0]} rows are labeled positive; "
+            f"{name} has no unlabeled row: all {counted(s.shape[0], 'row')} are labeled positive; "
             "PU learning needs unlabeled rows (0, -1 or False)"
         )
     return s
@@ -262,7 +266,7 @@ def pu_one_class_error(n_rows: int, *, labeled: bool, name: str = "y") -> ValueE
     found = "labeled positive" if labeled else "unlabeled"
     missing = "unlabeled row" if labeled else "labeled positive row"
     return ValueError(
-        f"{name} has one class only: all {n_rows} rows are {found} (no {missing}); "
+        f"{name} has one class only: all {counted(n_rows, 'row')} are {found} (no {missing}); "
         "PU learning needs labeled positive (1) and unlabeled (0, -1 or False) rows"
     )
 
@@ -333,7 +337,7 @@ def check_semi_supervised_labels(
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             raise ValueError(
-                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); "
+                f"{name} contains NaN ({counted(int(np.isnan(arr).sum()), 'row')}); "
                 "mark unlabeled rows with -1"
             )
         labeled = arr != UNLABELED
@@ -351,18 +355,19 @@ def check_semi_supervised_labels(
         missing = pd.isna(pd.Series(obj)).to_numpy()
         if missing.any():
             raise ValueError(
-                f"{name} contains missing values ({int(missing.sum())} rows); mark unlabeled rows "
+                f"{name} contains missing values ({counted(int(missing.sum()), 'row')}); mark "
+                "unlabeled rows "
                 "with -1"
             )
         labeled = np.array([not (v == UNLABELED or v == "-1") for v in obj], dtype=bool)
     if not labeled.any():
         raise ValueError(
-            f"{name} has no labeled row: all {arr.shape[0]} rows are -1 (unlabeled); "
+            f"{name} has no labeled row: all {counted(arr.shape[0], 'row')} are -1 (unlabeled); "
             "semi-supervised learning needs some labeled rows"
         )
     if require_unlabeled and labeled.all():
         raise ValueError(
-            f"{name} has no unlabeled row (no -1 among {arr.shape[0]} rows); "
+            f"{name} has no unlabeled row (no -1 among {counted(arr.shape[0], 'row')}); "
             "mark unlabeled rows with -1"
         )
     classes, codes = np.unique(arr[labeled], return_inverse=True)

@@ -16,6 +16,7 @@ from weakfs._labels import (
     check_pu_labels,
     prior_of_unlabeled,
 )
+from weakfs._words import counted
 
 __all__ = [
     "StabilityEstimate",
@@ -93,7 +94,7 @@ def puf_score(s, y_pred) -> float:
     s = check_pu_labels(s, name="s")
     pred = _as_1d(y_pred, "y_pred")
     if pred.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_pred has {pred.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_pred has {pred.shape[0]}")
     positive = pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
     recall = positive[s == 1].mean()
     unlabeled = s == 0
@@ -104,7 +105,7 @@ def puf_score(s, y_pred) -> float:
 def _positive_predictions(s: np.ndarray, y_pred) -> np.ndarray:
     pred = _as_1d(y_pred, "y_pred")
     if pred.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_pred has {pred.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_pred has {pred.shape[0]}")
     return pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
 
 
@@ -226,7 +227,7 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
     prior = check_prior_against_labels(prior, s)
     score = _as_1d(y_score, "y_score")
     if score.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_score has {score.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_score has {score.shape[0]}")
     score = np.asarray(score, dtype=float)
     if not np.isfinite(score).all():
         raise ValueError("y_score contains NaN or infinite values")

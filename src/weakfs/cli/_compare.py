@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from weakfs._words import counted, singular_counts
 from weakfs.cli._common import _fail, _print_notes, _refuse_overwriting
 from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._table import TableRequest, _prepare_features, _read_table, add_table_options
@@ -21,7 +22,15 @@ PARSER = {
     "help": "compare the selectors on a table: a leaderboard from the weak labels alone",
     "description": "Run every selector that reads the table's labels at several k under "
     "PU-aware cross-validation, score a model on the selected columns with the weak labels "
-    "alone, and rank them beside random selection and all features.",
+    "alone, and rank them beside random selection and all features. --positive alone gives "
+    "PU labels and the PU selectors; --negative as well gives semi-supervised labels and the "
+    "semi-supervised selectors.",
+    "epilog": "Reading the board: k_rule 'auto' marks the k each method's own rule picks (the "
+    "smallest k not found worse than its best); the top group ('=', tied) holds the candidates "
+    "not found worse than the best on the same folds, and 'recommended' ('*') is all features "
+    "when they are in it, else its simplest member. When the labels cannot tell the candidates "
+    "apart (most of them tied, or too few labeled rows per test fold) the board abstains: it "
+    "says so and recommends all features.",
     "allow_abbrev": False,
 }
 
@@ -31,7 +40,12 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     add_table_options(parser, command="compare")
     run = parser.add_argument_group("comparison")
     run.add_argument("--methods", help="comma-separated selectors (default: every one that fits)")
-    run.add_argument("-k", metavar="K[,K...]", help="numbers of features (default: about 8)")
+    run.add_argument(
+        "-k",
+        metavar="K[,K...]",
+        help="sizes to try: numbers of features each selector keeps (5,10,20), not feature "
+        "names (default: about 8 sizes from 1 to the number of features)",
+    )
     run.add_argument("--cv", type=int, default=5, metavar="N", help="folds (default 5)")
     run.add_argument(
         "--budget",
@@ -161,7 +175,10 @@ def run(request: CompareRequest) -> int:
     _print_notes("compare", [*labels.notes, *features.notes])
     for line in labels.lines:
         print(line)
-    print(f"compare on {source}: {features.X.shape[0]} rows x {features.X.shape[1]} features")
+    print(
+        f"compare on {source}: {counted(features.X.shape[0], 'row')} x "
+        f"{counted(features.X.shape[1], 'feature')}"
+    )
     start = time.perf_counter()
     prior = "auto" if table.prior in (None, "auto") else table.prior
     with _scheduler(request.scheduler):
@@ -180,7 +197,7 @@ def run(request: CompareRequest) -> int:
             progress=table.progress,
         )
     for note in board.attrs["notes"]:
-        print(note)
+        print(singular_counts(note))  # the board's notes are stored as they were written
     _print_board(board, time.perf_counter() - start)
     remaining = None if request.budget is None else request.budget - (time.perf_counter() - began)
     _print_prior_sensitivity(request, features.X, labels.values, board, remaining)
@@ -245,7 +262,7 @@ def _print_board(board: pd.DataFrame, seconds: float) -> None:
         )
     verdict = stated_verdict(board)
     if verdict and verdict != board.attrs.get("verdict"):  # the notes hold the board's own
-        print(verdict)
+        print(singular_counts(verdict))
     pick = board[board["recommended"]].iloc[0]
     if pick["method"] == "all features":
         print("recommended: all features (no selection)" + _not_the_leader(summary, pick))

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from weakfs._methods import METHODS
+from weakfs._words import counted
 from weakfs.cli._common import _add_set_option, _fail, _print_notes
 from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._output import _ranked, _selected_table, _write_atomic, write_table
@@ -167,7 +168,10 @@ def run(request: SelectRequest) -> int:
         print(line)
     if hasattr(selector, "set_output"):
         selector.set_output(transform="pandas")
-    print(f"{method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
+    print(
+        f"{method} on {source_name}: {counted(X.shape[0], 'row')} x "
+        f"{counted(X.shape[1], 'feature')}"
+    )
     start = time.perf_counter()
     resolved, prior_ends = None, None
     if labels.values is not None:
@@ -224,7 +228,8 @@ def _print_screening(selector, fitted) -> None:
     )
     if screened is not None:
         print(
-            f"screened to {int(screened.sum())} of {screened.shape[0]} features by PU relevance "
+            f"screened to {int(screened.sum())} of {counted(screened.shape[0], 'feature')} by PU "
+            "relevance "
             "before the quadratic model (prefilter; the paper has no screening)"
         )
 
@@ -254,14 +259,15 @@ def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     labels = _prepare_labels(request.table, table.y)
     units = len(table.columns)
     if isinstance(request.k, int) and request.k > units:
-        _fail(f"-k {request.k} is more than the {units} features")
+        _fail(f"-k {request.k} is more than the {counted(units, 'feature')}")
     apply_k(selector, selector, request.spec, request.k, units)
     _print_notes("select", [*notes, *labels.notes, *table.notes])
     for line in labels.lines:
         print(line)
     print(
-        f"{request.method} on {request.table.path.name}: {table.n_rows} rows x {units} features, "
-        f"streamed {request.chunksize} rows at a time"
+        f"{request.method} on {request.table.path.name}: {counted(table.n_rows, 'row')} x "
+        f"{counted(units, 'feature')}, "
+        f"streamed {counted(request.chunksize, 'row')} at a time"
     )
     start = time.perf_counter()
     with _elapsed(request.method, enabled=request.table.progress):
@@ -322,7 +328,10 @@ def _print_columns(selector, names: list[str], seconds: float) -> None:
         if selector._is_greedy_ranker()
         else (f"{selector.aggregate} of its features' scores")
     )
-    print(f"\nselected {len(selector.columns_)} columns in {seconds:.2f} s (score: {label}):")
+    print(
+        f"\nselected {counted(len(selector.columns_), 'column')} in {seconds:.2f} s (score: "
+        f"{label}):"
+    )
     for rank, column in enumerate(selector.columns_, 1):
         own = [
             n
@@ -349,7 +358,7 @@ def _write_selected(request, shape, names, scores, source, label, prior_info):
     }
     table = _selected_table(names, scores, source)
     _write_atomic(Path(request.output), request.output_format, table, meta)
-    print(f"wrote the {len(names)} selected features to {request.output}")
+    print(f"wrote the {counted(len(names), 'selected feature')} to {request.output}")
 
 
 def _write_outputs(request, selector, features, y, names, scores, label, prior_info):
@@ -366,7 +375,7 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
         if y is not None:
             reduced[str(y.name)] = y.reset_index(drop=True)
         write_table(request.reduced, request.reduced_format, reduced)
-        print(f"wrote the table reduced to {len(names)} features to {request.reduced}")
+        print(f"wrote the table reduced to {counted(len(names), 'feature')} to {request.reduced}")
     if request.save_model is not None:
         import joblib
         from sklearn.pipeline import Pipeline
@@ -464,7 +473,7 @@ def _run_reference(request: SelectRequest) -> int:
         drawn = set(rng.choice(len(columns), size=k, replace=False).tolist())
         names = [c for j, c in enumerate(columns) if j in drawn]
         print(
-            f"random: {k} of the {len(columns)} features of {source_name}, drawn with "
+            f"random: {k} of the {counted(len(columns), 'feature')} of {source_name}, drawn with "
             f"--random-state {request.table.random_state} (the board's reference, not a selection)"
         )
     _print_summary(names, written_to=request.output)

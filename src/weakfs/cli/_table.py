@@ -20,6 +20,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from weakfs._columns import is_bool_column
+from weakfs._words import counted
 from weakfs.cli._common import _fail, _names
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -135,12 +136,11 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
         help="target value of the (labeled) positives, read as the column's type "
         "(True/False, text, number); PU methods",
     )
-    lab.add_argument(
-        "--negative",
-        metavar="VALUE",
-        help="target value of labeled negatives, for semi-supervised methods (the other values "
-        "and blanks are unlabeled); PU methods read no negatives",
-    )
+    negative = "target value of labeled negatives, for semi-supervised methods (the other values "
+    negative += "and blanks are unlabeled); PU methods read no negatives"
+    if command == "compare":
+        negative += "; with it, compare runs the semi-supervised selectors instead of the PU ones"
+    lab.add_argument("--negative", metavar="VALUE", help=negative)
     simulate = "simulate weak labels from a fully labelled target: keep this share of the "
     simulate += "positives' labels (SCAR), hide the rest"
     if command == "compare":
@@ -301,7 +301,7 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
     csv = sep is not None
     target = request.target
     if target is not None and target not in frame.columns:
-        how = _how_read(path, sep, frame) if csv else f"{frame.shape[1]} columns"
+        how = _how_read(path, sep, frame) if csv else f"{counted(frame.shape[1], 'column')}"
         _fail(
             f"target column {target!r} not in {path.name} ({how}); columns: {_names(frame.columns)}"
         )
@@ -370,14 +370,15 @@ def _refuse_decimal_commas(frame: pd.DataFrame, name: str) -> None:
 
 def _how_read(path, sep: str, frame: pd.DataFrame) -> str:
     """How a CSV file was read, and the separator its header suggests when that is another."""
-    said = f"read as {frame.shape[1]} columns with separator {_separator_name(sep)}"
+    said = f"read as {counted(frame.shape[1], 'column')} with separator {_separator_name(sep)}"
     with open(path, encoding="utf-8", errors="replace") as handle:
         header = handle.readline()
     counts = {other: header.count(other) for other in _SEPARATORS}
     likely = max(counts, key=lambda other: counts[other])
     if likely != sep and counts[likely] + 1 > frame.shape[1]:
         said += (
-            f"; its header splits into {counts[likely] + 1} columns at {_separator_name(likely)}"
+            f"; its header splits into {counted(counts[likely] + 1, 'column')} at "
+            f"{_separator_name(likely)}"
             f": try --sep '{likely}'"
             if likely != "\t"
             else ": try --sep '\\t'"
@@ -392,7 +393,7 @@ def _check_not_empty(request: TableRequest, X: pd.DataFrame, source: str, target
     besides = f" besides the target {target!r}" if target is not None else ""
     what = "rows" if X.shape[0] == 0 else f"feature columns{besides}"
     _fail(
-        f"{source} has no {what} ({X.shape[0]} rows, {X.shape[1]} feature columns): "
+        f"{source} has no {what} ({counted(X.shape[0], 'row')}, {X.shape[1]} feature columns): "
         f"{request.method} has nothing to work on"
     )
 

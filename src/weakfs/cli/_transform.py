@@ -6,6 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from weakfs._words import counted
 from weakfs.cli._common import _fail, _names, _print_notes, _refuse_overwriting
 from weakfs.cli._output import table_format, write_table
 from weakfs.cli._table import _how_read, _parse_decimal, add_csv_options, parse_separator, read_file
@@ -104,5 +105,8 @@ def run(request: TransformRequest) -> int:
     for column in request.carry:
         reduced[column] = frame[column].reset_index(drop=True)
     write_table(request.output, request.output_format, reduced)
-    print(f"wrote {reduced.shape[0]} rows x {reduced.shape[1]} columns to {request.output}")
+    print(
+        f"wrote {counted(reduced.shape[0], 'row')} x {counted(reduced.shape[1], 'column')} to "
+        f"{request.output}"
+    )
     return 0

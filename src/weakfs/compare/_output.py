@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
+from weakfs._words import singular_counts
 from weakfs.compare._reading import (
     board_headline,
     interval_text,
@@ -98,10 +99,10 @@ def _header(board: pd.DataFrame) -> list[str]:
         "",
     ]
     for note in attrs.get("notes", []):
-        lines.append(f"- {note}")
+        lines.append(f"- {singular_counts(note)}")  # stored as written
     verdict = stated_verdict(board)
     if verdict and verdict not in attrs.get("notes", []):
-        lines.append(f"- {verdict}")
+        lines.append(f"- {singular_counts(verdict)}")
     return [*lines, ""]
 
 
@@ -137,7 +138,7 @@ def write_leaderboard(board: pd.DataFrame, path, fmt: str | None = None) -> str:
         summary = leaderboard_summary(board).assign(
             features=lambda f: f["features"].map(lambda v: ", ".join(v[:8]))
         )
-        notes = "".join(f"<li>{n}</li>" for n in board.attrs.get("notes", []))
+        notes = "".join(f"<li>{singular_counts(n)}</li>" for n in board.attrs.get("notes", []))
         path.write_text(
             "<html><body><h1>Which selector works on this table</h1>"
             f"<ul>{notes}</ul>{summary.round(4).to_html(index=False)}"

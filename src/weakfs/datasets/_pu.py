@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._labels import _as_1d
+from weakfs._words import counted
 
 __all__ = ["MECHANISMS", "PULabeling", "make_pu_labels"]
 
@@ -74,9 +75,9 @@ class PULabeling:
     def summary(self) -> str:
         how = "" if self.mechanism == "scar" else f", labeled by {self.mechanism!r} (not SCAR)"
         return (
-            f"{self.n_labeled} of {self.n_positive} positives labeled "
+            f"{self.n_labeled} of {counted(self.n_positive, 'positive')} labeled "
             f"(label frequency {self.label_frequency:.3f}{how}); class prior {self.prior:.3f}; "
-            f"{self.s.shape[0] - self.n_labeled} unlabeled rows"
+            f"{counted(self.s.shape[0] - self.n_labeled, 'unlabeled row')}"
         )
 
 
@@ -226,7 +227,9 @@ def make_pu_labels(
     else:
         k = int(n_labeled)
         if not 1 <= k <= n_pos:
-            raise ValueError(f"n_labeled must be between 1 and the {n_pos} positives; got {k}")
+            raise ValueError(
+                f"n_labeled must be between 1 and the {counted(n_pos, 'positive')}; got {k}"
+            )
     if mechanism not in MECHANISMS:
         raise ValueError(
             f"mechanism must be one of {', '.join(repr(m) for m in MECHANISMS)}; got {mechanism!r}"
@@ -277,7 +280,8 @@ def _feature_matrix(X, n_rows: int, mechanism: str) -> tuple[np.ndarray, list | 
         ) from None
     if X.ndim != 2 or X.shape[0] != n_rows:
         raise ValueError(
-            f"X must have shape (n_samples, n_features) with {n_rows} rows; got {X.shape}"
+            f"X must have shape (n_samples, n_features) with {counted(n_rows, 'row')}; got "
+            f"{X.shape}"
         )
     return X, names
 
@@ -340,7 +344,9 @@ def _propensity_columns(X, names, is_pos, features) -> list[tuple[int, float]]:
     for f in chosen:
         if isinstance(f, (int, np.integer)) and not isinstance(f, bool):
             if not 0 <= f < X.shape[1]:
-                raise ValueError(f"feature {f} is out of range for X with {X.shape[1]} columns")
+                raise ValueError(
+                    f"feature {f} is out of range for X with {counted(X.shape[1], 'column')}"
+                )
             out.append((int(f), 1.0))
         elif names is not None and str(f) in names:
             out.append((names.index(str(f)), 1.0))
@@ -376,7 +382,7 @@ def _conditional_poisson(propensity: np.ndarray, k: int, rng) -> np.ndarray:
         if chosen.sum() == k:
             return candidates[chosen]
     raise RuntimeError(  # pragma: no cover - needs an astronomically unlucky draw
-        f"could not draw exactly {k} labeled positives in {_MAX_DRAWS} tries"
+        f"could not draw exactly {counted(k, 'labeled positive')} in {_MAX_DRAWS} tries"
     )
 
 

@@ -20,6 +20,7 @@ from weakfs._labels import (
     check_pu_labels,
     prior_of_unlabeled,
 )
+from weakfs._words import counted
 from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
 
 __all__ = ["PUScorer", "make_pu_scorer"]
@@ -72,7 +73,9 @@ class PUScorer:
         def score(estimator, X) -> float:
             values = positive_scores(estimator, X)
             if values.shape != s.shape:
-                raise ValueError(f"s has {s.shape[0]} rows but the scores have {values.shape}")
+                raise ValueError(
+                    f"s has {counted(s.shape[0], 'row')} but the scores have {values.shape}"
+                )
             if not np.isfinite(values).all():
                 raise ValueError("y_score contains NaN or infinite values")
             return float(pu_corrected_roc_auc(s, values, prior_unlabeled))

@@ -108,6 +108,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, va
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import spawn_seeds
+from weakfs._words import counted
 from weakfs.pu._prior_estimators import (
     bbe_mixture_proportion,
     dedpul_mixture_proportion,
@@ -422,7 +423,7 @@ def _estimate_many(X, s, methods, *, random_state=None, return_interval=False, *
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
     if X.shape[0] != s.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {s.shape[0]}")
+        raise ValueError(f"X has {counted(X.shape[0], 'row')} but y has {s.shape[0]}")
     spread = (X.max(axis=0) - X.min(axis=0)).toarray() if sparse_input(X) else np.ptp(X, axis=0)
     if X.shape[1] == 0 or not np.any(np.asarray(spread) > 0):
         raise ValueError(
@@ -497,7 +498,7 @@ def _estimate_many(X, s, methods, *, random_state=None, return_interval=False, *
             _, values = estimates(rows) if refit else estimates(rows, proba[rows])
             for m, value in values.items():
                 boot[m][b] = value
-        how = f"percentile bootstrap over rows, {n_bootstrap} resamples, " + (
+        how = f"percentile bootstrap over rows, {counted(n_bootstrap, 'resample')}, " + (
             "estimate repeated on each (classifier refitted)"
             if refit
             else "out-of-fold scores computed once and resampled"

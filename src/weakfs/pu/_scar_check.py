@@ -52,6 +52,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
 from weakfs._labels import check_pu_labels
+from weakfs._words import counted
 from weakfs.pu._prior import (
     LARGE_TABLE_FOLDS,
     SMALL_TABLE_FOLDS,
@@ -180,13 +181,14 @@ def check_scar(
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
     if X.shape[0] != s.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {s.shape[0]}")
+        raise ValueError(f"X has {counted(X.shape[0], 'row')} but y has {s.shape[0]}")
     n, n_l = s.shape[0], int(s.sum())
     n_u = n - n_l
     needed = int(np.ceil(MIN_REGION_ROWS / top_share))
     if n_l < needed or n_u < MIN_REGION_ROWS:
         raise ValueError(
-            f"check_scar needs at least {needed} labeled rows (so that the top {top_share:g} of "
+            f"check_scar needs at least {counted(needed, 'labeled row')} (so that the top "
+            f"{top_share:g} of "
             f"them are {MIN_REGION_ROWS}) and {MIN_REGION_ROWS} unlabeled rows; got {n_l} "
             f"labeled, {n_u} unlabeled"
         )
@@ -212,7 +214,7 @@ def check_scar(
     auc = float(test.statistic) / (in_l.shape[0] * in_u.shape[0])
     what = (
         f"held-out AUC {auc:.2f}, one-sided Mann–Whitney p = {p_value:.2g}, {in_l.shape[0]} "
-        f"labeled vs {in_u.shape[0]} unlabeled rows scoring at least {threshold:.2g}"
+        f"labeled vs {counted(in_u.shape[0], 'unlabeled row')} scoring at least {threshold:.2g}"
     )
     if np.ptp(np.r_[in_l, in_u]) == 0:
         # every row in the region scores the same: the test has nothing to rank (p = 1 would

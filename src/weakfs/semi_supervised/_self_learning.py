@@ -32,6 +32,7 @@ from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._tree import RandomForest
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
+from weakfs._words import counted
 
 __all__ = [
     "SelfLearningClassifier",
@@ -381,7 +382,8 @@ def warn_if_nothing_pseudo_labeled(y_codes: np.ndarray, labeled: np.ndarray) -> 
     unlabeled = ~np.asarray(labeled, dtype=bool)
     if unlabeled.any() and not (np.asarray(y_codes)[unlabeled] >= 0).any():
         warnings.warn(
-            f"self-learning pseudo-labeled none of the {int(unlabeled.sum())} unlabeled rows (no "
+            "self-learning pseudo-labeled none of the "
+            f"{counted(int(unlabeled.sum()), 'unlabeled row')} (no "
             "vote reached its class threshold): the result is the supervised fit on the labeled "
             "rows",
             UserWarning,
