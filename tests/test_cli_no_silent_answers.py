@@ -259,3 +259,23 @@ def test_select_says_beside_the_selection_that_sewil_chooses_its_own_size(tmp_pa
     argv += ["--method", "sewil", "-k", "2", "--set", "n_generations=2", "--no-progress"]
     assert main(argv) == 0
     assert re.search(r"sewil chose these \d+ itself: -k 2 does not apply", capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("budget", ["0", "3s"])
+def test_a_budget_below_the_least_is_named_before_any_work(tmp_path, capsys, budget):
+    path = _table(tmp_path)
+    err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "--budget", budget],
+                 capsys)  # fmt: skip
+    assert f"--budget {budget} cannot be met: a comparison needs at least 5 s" in err
+    assert "prior" not in err
+
+
+def test_a_setting_the_chosen_search_does_not_read_is_refused(tmp_path, capsys):
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame(rng.normal(size=(60, 4)), columns=list("abcd"))
+    frame["label"] = np.where(rng.rand(60) < 0.3, (frame["a"] > 0).astype(int), np.nan)
+    path = tmp_path / "semi.csv"
+    frame.to_csv(path, index=False)
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--negative", "0"]
+    err = _fails([*argv, "--method", "sewil", "--set", "n_features_to_select=2"], capsys)
+    assert "sewil reads n_features_to_select only with --set search=fss" in err

@@ -141,3 +141,20 @@ def test_mechanism_errors(kwargs, message):
         kwargs["X"] = X[:10]
     with pytest.raises(ValueError, match=message):
         make_pu_labels(y, positive=True, labeled_fraction=0.3, **kwargs)
+
+
+def test_a_flat_propensity_is_refused_not_reported_as_biased():
+    rng = np.random.RandomState(0)
+    y = (rng.rand(200) < 0.5).astype(int)
+    constant = np.ones((200, 3))
+    with pytest.raises(ValueError, match="every positive the same labeling probability"):
+        make_pu_labels(y, labeled_fraction=0.3, mechanism="score", X=constant, random_state=0)
+    X = rng.normal(size=(200, 2))
+    X[5, 1] = np.inf
+    with pytest.raises(ValueError, match=r"column\(s\) \[1\] hold inf"):
+        make_pu_labels(y, labeled_fraction=0.3, mechanism="features", X=X, features=[1])
+    # strength 0 asks for SCAR probabilities through the feature-driven draw: allowed
+    pu = make_pu_labels(
+        y, labeled_fraction=0.3, mechanism="score", X=constant, strength=0, random_state=0
+    )
+    assert np.ptp(pu.propensity[y == 1]) == 0

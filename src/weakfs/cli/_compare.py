@@ -110,13 +110,21 @@ class CompareRequest:
                 _fail(f"{option} writes {', '.join(suffixes)}; got {Path(path).name}")
             if path and not Path(path).resolve().parent.is_dir():
                 _fail(f"the folder of {option} does not exist: {Path(path).parent}")
+        from weakfs.compare import MIN_BUDGET_SECONDS
+
+        budget = parse_budget(args.budget)
+        if budget is not None and budget < MIN_BUDGET_SECONDS:
+            _fail(
+                f"--budget {args.budget} cannot be met: a comparison needs at least "
+                f"{MIN_BUDGET_SECONDS:g} s (or --budget none)"
+            )
         methods = None if not args.methods else tuple(args.methods.split(","))
         return cls(
             table,
             methods,
             ks,
             args.cv,
-            parse_budget(args.budget),
+            budget,
             args.n_jobs,
             args.scheduler,
             args.output,
@@ -310,7 +318,9 @@ def _left(budget: float | None, began: float) -> float | None:
     """The budget less the time the command has used, at least the comparison's minimum."""
     if budget is None:
         return None
-    return max(budget - (time.perf_counter() - began), 5.0)
+    from weakfs.compare import MIN_BUDGET_SECONDS
+
+    return max(budget - (time.perf_counter() - began), MIN_BUDGET_SECONDS)
 
 
 def _score_words(board) -> str:

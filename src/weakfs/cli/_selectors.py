@@ -44,6 +44,21 @@ def _resolve_method(name: str) -> tuple[str, MethodSpec]:
     return name, spec
 
 
+#: --set parameters a method reads only at another parameter's value: (method, parameter) ->
+#: (that parameter, its value)
+READ_ONLY_WITH = {("sewil", "n_features_to_select"): ("search", "fss")}
+
+
+def _refuse_unread_settings(method: str, model, params: Mapping[str, object]) -> None:
+    """A ``--set`` the chosen configuration would ignore without a word is refused."""
+    for (name, param), (other, value) in READ_ONLY_WITH.items():
+        if name == method and param in params and getattr(model, other) != value:
+            _fail(
+                f"{method} reads {param} only with --set {other}={value}; its {other}="
+                f"{getattr(model, other)!r} chooses the number of features itself"
+            )
+
+
 def _build_selector(
     method: str,
     spec: MethodSpec,
@@ -90,6 +105,7 @@ def _build_selector(
     model = cls(**kwargs)
     if hasattr(model, "_validate_params"):
         model._validate_params()  # a bad --set value fails now, not after reading the table
+    _refuse_unread_settings(method, model, params)
     if not spec.from_model:
         return model, model, notes
     from sklearn.feature_selection import SelectFromModel

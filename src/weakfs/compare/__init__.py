@@ -2,6 +2,7 @@
 
 from weakfs.compare._leaderboard import (
     ALL_FEATURES,
+    MIN_BUDGET_SECONDS,
     MIN_LABELED,
     RANDOM,
     compare_selectors,
@@ -25,6 +26,7 @@ from weakfs.compare._reading import (
 __all__ = [
     "ALL_FEATURES",
     "METHODS",
+    "MIN_BUDGET_SECONDS",
     "MIN_LABELED",
     "NO_SELECTOR_RAN",
     "PRIOR_READERS",

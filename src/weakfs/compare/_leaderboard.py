@@ -49,10 +49,10 @@ from weakfs.compare._steps import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.model_selection import PUStratifiedKFold
 
-__all__ = ["ALL_FEATURES", "RANDOM", "compare_selectors"]
+__all__ = ["ALL_FEATURES", "MIN_BUDGET_SECONDS", "RANDOM", "compare_selectors"]
 
 #: the smallest budget a comparison can run in
-_MIN_SECONDS = 5.0
+MIN_BUDGET_SECONDS = 5.0
 #: the largest k of the default grid
 MAX_DEFAULT_K = 200
 #: the share of the budget the class prior's bootstrap interval may take (its resamples are
@@ -93,10 +93,10 @@ def _validate(X, y, methods, ks, budget, y_true):
     ks = default_k_grid(min(d, MAX_DEFAULT_K), 8) if ks is None else sorted({int(k) for k in ks})
     if ks[0] < 1 or ks[-1] > d:
         raise ValueError(f"k must lie in [1, {d}] (the number of columns); got {ks}")
-    if budget is not None and not (np.isfinite(budget) and budget >= _MIN_SECONDS):
+    if budget is not None and not (np.isfinite(budget) and budget >= MIN_BUDGET_SECONDS):
         raise ValueError(
             f"a budget of {budget!r} s cannot be met: give a number of seconds, at least "
-            f"{_MIN_SECONDS:g} (or None for no budget)"
+            f"{MIN_BUDGET_SECONDS:g} (or None for no budget)"
         )
     if y_true is not None:
         y_true = np.asarray(y_true)
@@ -241,7 +241,7 @@ def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
         "prior_interval": ["boolean"],
         "n_random": [Interval(Integral, 1, None, closed="left")],
         "y_true": ["array-like", None],
-        "budget": [Interval(Real, _MIN_SECONDS, None, closed="left"), None],
+        "budget": [Interval(Real, MIN_BUDGET_SECONDS, None, closed="left"), None],
         "settings": [dict, None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],

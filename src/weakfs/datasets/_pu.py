@@ -90,7 +90,7 @@ class PULabeling:
         "mechanism": [StrOptions(set(MECHANISMS))],
         "X": ["array-like", "sparse matrix", None],
         "strength": [Interval(Real, None, None, closed="neither"), None],
-        "features": ["array-like", None],
+        "features": "no_validation",  # a column position or name, or a list of them
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -283,6 +283,13 @@ def _feature_matrix(X, n_rows: int, mechanism: str) -> tuple[np.ndarray, list | 
             f"X must have shape (n_samples, n_features) with {counted(n_rows, 'row')}; got "
             f"{X.shape}"
         )
+    infinite = np.flatnonzero(np.isinf(X).any(axis=0))
+    if infinite.size:
+        shown = [names[j] if names else int(j) for j in infinite[:5]]
+        raise ValueError(
+            f"mechanism={mechanism!r} reads X, whose column(s) {shown} hold inf: an infinite "
+            "value leaves no scale to grade the labeling probability by; replace it first"
+        )
     return X, names
 
 
@@ -317,6 +324,17 @@ def _propensity(mechanism, X, is_pos, k, strength, features) -> np.ndarray:
             scaled.append(lo_p + unit * (hi_p - lo_p))
         e0 = np.exp(np.mean(np.log(np.column_stack(scaled)), axis=1))
         base = np.log(e0 / (1.0 - e0))
+    if strength > 0 and np.ptp(base[is_pos]) == 0:
+        # every positive would get the same probability: SCAR, while reported as not SCAR
+        raise ValueError(
+            f"mechanism={mechanism!r} gives every positive the same labeling probability here: "
+            + (
+                "the logistic score is the same for all of them (X's columns do not vary)"
+                if mechanism == "score"
+                else "the chosen column(s) hold one value among the rows"
+            )
+            + "; that is SCAR: use mechanism='scar', or columns that vary"
+        )
     n_pos = int(is_pos.sum())
     e = np.zeros(is_pos.shape[0])
     if k == n_pos:
