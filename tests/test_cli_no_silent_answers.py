@@ -247,15 +247,20 @@ def test_from_board_prints_a_summary_and_needs_no_table(tmp_path, capsys):
     assert pd.read_csv(out).shape[0] == n
 
 
+def _semi_select(tmp_path, n_rows: int) -> list[str]:
+    """``weakfs select`` on a table of semi-supervised labels (blank = unlabeled)."""
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame(rng.normal(size=(n_rows, 5)), columns=list("abcde"))
+    frame["label"] = np.where(rng.rand(n_rows) < 0.3, (frame["a"] > 0).astype(int), np.nan)
+    path = tmp_path / "semi.csv"
+    frame.to_csv(path, index=False)
+    return ["select", str(path), "--target", "label", "--positive", "1", "--negative", "0"]
+
+
 def test_select_says_beside_the_selection_that_sewil_chooses_its_own_size(tmp_path, capsys):
     from weakfs.cli import main
 
-    rng = np.random.RandomState(0)
-    frame = pd.DataFrame(rng.normal(size=(120, 5)), columns=list("abcde"))
-    frame["label"] = np.where(rng.rand(120) < 0.3, (frame["a"] > 0).astype(int), np.nan)
-    path = tmp_path / "semi.csv"
-    frame.to_csv(path, index=False)
-    argv = ["select", str(path), "--target", "label", "--positive", "1", "--negative", "0"]
+    argv = _semi_select(tmp_path, 120)
     argv += ["--method", "sewil", "-k", "2", "--set", "n_generations=2", "--no-progress"]
     assert main(argv) == 0
     assert re.search(r"sewil chose these \d+ itself: -k 2 does not apply", capsys.readouterr().out)
@@ -271,11 +276,6 @@ def test_a_budget_below_the_least_is_named_before_any_work(tmp_path, capsys, bud
 
 
 def test_a_setting_the_chosen_search_does_not_read_is_refused(tmp_path, capsys):
-    rng = np.random.RandomState(0)
-    frame = pd.DataFrame(rng.normal(size=(60, 4)), columns=list("abcd"))
-    frame["label"] = np.where(rng.rand(60) < 0.3, (frame["a"] > 0).astype(int), np.nan)
-    path = tmp_path / "semi.csv"
-    frame.to_csv(path, index=False)
-    argv = ["select", str(path), "--target", "label", "--positive", "1", "--negative", "0"]
+    argv = _semi_select(tmp_path, 60)
     err = _fails([*argv, "--method", "sewil", "--set", "n_features_to_select=2"], capsys)
     assert "sewil reads n_features_to_select only with --set search=fss" in err
