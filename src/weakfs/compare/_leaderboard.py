@@ -331,7 +331,9 @@ def compare_selectors(
         method's automatic rule picks, else ``"fixed"``), ``score`` (mean over the folds),
         ``score_sd``, ``score_low`` and ``score_high`` (its 90 % interval, corrected for the
         folds' overlap), ``raw_score`` (PU: the AUC of labeled against unlabeled rows, which
-        needs no prior; semi-supervised: the score), ``truth`` and ``truth_sd`` (with
+        needs no prior; semi-supervised: the score) with ``raw_score_low`` and
+        ``raw_score_high`` (an interval is NaN from fewer than two distinct fold scores: "too
+        few folds"), ``truth`` and ``truth_sd`` (with
         ``y_true``), ``stability`` with ``stability_low``/``stability_high``, ``seconds`` (per
         fold), ``tied`` (in the top group: not found worse than the best candidate),
         ``recommended`` (exactly one row), ``features`` and ``features_from`` (the columns a
@@ -340,7 +342,8 @@ def compare_selectors(
         prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
         (``prior_resolved``, None for semi-supervised labels), ``notes`` (sentences about what
         was done: the prior, budgeted settings, methods left out, and whether the labels can
-        tell the selectors apart), ``verdict`` (the
+        tell the selectors apart), ``selectors_ran`` (the selectors with rows: empty when every
+        one was left out, and the board holds only the references), ``verdict`` (the
         sentence when the labels cannot tell the candidates apart, else None), ``folds`` and
         ``fold_scores`` (every row's score, raw score and truth on each fold, as columns of a
         dict, ``pd.DataFrame(board.attrs["fold_scores"])``: one line per ``(method, k, fold)``,
