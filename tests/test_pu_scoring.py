@@ -88,9 +88,9 @@ def test_bad_priors(func, kwargs, match):
 def test_scorer_argument_errors():
     with pytest.raises(ValueError, match="needs the class prior"):
         make_pu_scorer("roc_auc")
-    with pytest.raises(ValueError, match="metric must be one of"):
+    with pytest.raises(ValueError, match="'metric' parameter of make_pu_scorer must be a str"):
         make_pu_scorer("auc", prior=0.3)
-    with pytest.raises(TypeError, match="prior must be a float"):
+    with pytest.raises(TypeError, match="'prior' parameter of make_pu_scorer must be a float"):
         make_pu_scorer("f1", prior="0.3")
     assert "puf" in repr(make_pu_scorer("puf"))
 

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 from sklearn.utils._param_validation import InvalidParameterError
 
-from weakfs.compare import compare_selectors
-from weakfs.datasets import make_pu_labels
+from weakfs.compare import compare_selectors, rarest_labeled_group
+from weakfs.datasets import make_informative_noise, make_pu_labels
+from weakfs.feature_selection import default_k_grid
 from weakfs.metrics import pu_roc_auc_score, selection_stability
+from weakfs.model_selection import make_pu_scorer
 from weakfs.pu import check_scar, estimate_class_prior, resolve_class_prior
+from weakfs.semi_supervised import self_learn
 
 
 def _pu(n=200, d=6, seed=0):
@@ -36,6 +39,11 @@ def _pu(n=200, d=6, seed=0):
         (lambda X, s: compare_selectors(X, s, n_random=0), "n_random"),
         (lambda X, s: pu_roc_auc_score(s, X[:, 0], prior=1.5), "prior"),
         (lambda X, s: selection_stability(X > 0, confidence=2.0), "confidence"),
+        (lambda X, s: make_pu_scorer("auc", prior=0.3), "metric"),
+        (lambda X, s: default_k_grid(0), "n_features"),
+        (lambda X, s: make_informative_noise(positive_share=1.5), "positive_share"),
+        (lambda X, s: self_learn(X, s, make_estimator=None), "make_estimator"),
+        (lambda X, s: rarest_labeled_group(s, "none"), "kind"),
     ],
 )
 def test_a_bad_argument_is_named_by_validate_params(call, parameter):

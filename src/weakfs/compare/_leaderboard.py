@@ -116,6 +116,10 @@ def _validate(X, y, methods, ks, budget, y_true):
 MIN_LABELED = 2
 
 
+@validate_params(
+    {"y": ["array-like"], "kind": [StrOptions({"pu", "semi"})]},
+    prefer_skip_nested_validation=True,
+)
 def rarest_labeled_group(y, kind: str) -> int:
     """Rows in the board's rarest stratum: the labeled positives or the unlabeled rows of PU
     labels (``kind="pu"``), the rarest class (unlabeled rows included) of semi-supervised ones.

@@ -10,8 +10,10 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._estimator_scores import positive_scores, pu_corrected_roc_auc
 from weakfs._labels import (
@@ -86,6 +88,13 @@ class PUScorer:
         return f"make_pu_scorer({self.metric!r}, prior={self.prior!r})"
 
 
+@validate_params(
+    {
+        "metric": [StrOptions({*_METRICS, "puf"})],
+        "prior": [Interval(Real, 0, 1, closed="neither"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_pu_scorer(metric: str = "roc_auc", *, prior: float | None = None) -> PUScorer:
     """Make a scorer that evaluates a classifier of positives against negatives from PU labels.
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -403,6 +404,17 @@ def decode_labels(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return out
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y_codes": ["array-like"],
+        "make_estimator": [callable],
+        "threshold": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"})],
+        "n_grid": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def self_learn(
     X,
     y_codes: np.ndarray,
