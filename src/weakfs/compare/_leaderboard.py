@@ -251,7 +251,8 @@ def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
         "random_state": ["random_state"],
         "progress": ["boolean"],
     },
-    prefer_skip_nested_validation=True,
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
 )
 def compare_selectors(
     X,

@@ -267,7 +267,8 @@ def _small_table_estimator(X):
         "n_bootstrap": [Interval(Integral, MIN_BOOTSTRAP, None, closed="left")],
         "random_state": ["random_state"],
     },
-    prefer_skip_nested_validation=True,
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
 )
 def estimate_class_prior(
     X,

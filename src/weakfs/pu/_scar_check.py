@@ -116,7 +116,8 @@ class SCARCheck:
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
     },
-    prefer_skip_nested_validation=True,
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
 )
 def check_scar(
     X,

@@ -413,7 +413,8 @@ def decode_labels(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
         "n_grid": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left"), None],
     },
-    prefer_skip_nested_validation=True,
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
 )
 def self_learn(
     X,
