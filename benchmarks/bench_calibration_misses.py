@@ -39,7 +39,7 @@ from weakfs._markdown import markdown_table
 from weakfs.compare import ALL_FEATURES, RANDOM
 from weakfs.experiments._store import _from_csv
 from weakfs.experiments.benchmark._cells import cell_split
-from weakfs.experiments.benchmark._report import _candidates, _long
+from weakfs.experiments.benchmark._report_cells import candidates, long_table
 
 RESULTS = pathlib.Path(__file__).resolve().parents[1] / "results" / "benchmark.csv"
 CELL = ["dataset", "regime", "seed"]
@@ -55,7 +55,7 @@ def hanley_mcneil_se(auc: float, n_positive: int, n_negative: int) -> float:
 def board_candidates(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (cell, candidate) as the report reads them (each selector at its automatic
     k, and all features), with the cell's regret of each and whether its board abstained."""
-    long = _candidates(_long(cells))
+    long = candidates(long_table(cells))
     long = long[long["method"] != RANDOM].copy()
     long["regret"] = long.groupby(CELL)["truth_auc"].transform("max") - long["truth_auc"]
     notes = cells[CELL].assign(notes=cells["notes"].astype(str))

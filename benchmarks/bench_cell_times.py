@@ -24,7 +24,7 @@ import pandas as pd
 
 from weakfs._markdown import markdown_table
 from weakfs.experiments._store import _from_csv
-from weakfs.experiments.benchmark._report import _long
+from weakfs.experiments.benchmark._report_cells import long_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: the selectors timed in (nearly) every labeled cell, PU Extra Trees aside (see above)
@@ -37,7 +37,7 @@ def _cells() -> pd.DataFrame:
     for column in table.columns:
         if not pd.api.types.is_numeric_dtype(table[column]):
             table[column] = table[column].map(_from_csv)
-    seconds = _long(table).groupby(["dataset", "regime", "seed", "method"])["select_seconds"]
+    seconds = long_table(table).groupby(["dataset", "regime", "seed", "method"])["select_seconds"]
     per_cell = seconds.sum().unstack()
     per_cell["cell"] = table.groupby(["dataset", "regime", "seed"])["seconds"].first()
     return per_cell.reset_index()

@@ -29,7 +29,7 @@ from weakfs._markdown import markdown_table
 from weakfs.compare import RANDOM
 from weakfs.compare._folds import tied_fit
 from weakfs.experiments._store import _from_csv
-from weakfs.experiments.benchmark._report import _long
+from weakfs.experiments.benchmark._report_cells import long_table
 
 CELLS = pathlib.Path(__file__).resolve().parents[1] / "results" / "benchmark.csv"
 
@@ -90,7 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     cells = pd.read_csv(CELLS)
     cells = cells[cells.superseded.isna()].map(_from_csv)
-    long = _long(cells)
+    long = long_table(cells)
     rows = column_order_rows(long, min_width=args.min_width, max_k=args.max_k, share=args.share)
     by = rows.groupby(["method", "family"]).column_order.agg(["size", "sum", "mean"])
     by = by.reset_index().rename(columns={"size": "rows", "sum": "in column order"})

@@ -38,7 +38,6 @@ def main(argv=None):
 
     X, y = load("spambase")  # bundled with weakfs
     pu = make_pu_labels(y, positive=1, labeled_fraction=0.1, random_state=0)
-    notes: list[str] = []
     board = compare_selectors(
         X,
         pu.s,
@@ -48,9 +47,8 @@ def main(argv=None):
         cv=3 if args.quick else 5,
         n_random=3 if args.quick else 10,
         budget=60 if args.quick else 300,
-        notes=notes,
     )
-    print("\n".join(notes))
+    print("\n".join(board.attrs["notes"]))
     summary = leaderboard_summary(board)
     print(summary[["method", "k", "score", "truth", "stability"]].round(3).to_string(index=False))
     best = summary.iloc[0]

@@ -294,7 +294,7 @@ def _brute_force_signed_rank_p(diff) -> float:
 def test_signed_rank_p_is_the_share_of_sign_patterns_reaching_the_observed_sum(seed):
     from scipy.stats import wilcoxon
 
-    from weakfs.experiments.benchmark._report import _wilcoxon_greater
+    from weakfs.experiments.benchmark._report_statistics import wilcoxon_greater
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 11))
@@ -302,11 +302,11 @@ def test_signed_rank_p_is_the_share_of_sign_patterns_reaching_the_observed_sum(s
     diff = rng.integers(-3, 4, size=n) / 100
     if not np.any(diff):
         diff[0] = 0.01
-    assert _wilcoxon_greater(diff) == _brute_force_signed_rank_p(diff)
+    assert wilcoxon_greater(diff) == _brute_force_signed_rank_p(diff)
     # no ties, no zeros: scipy's exact null distribution (in every scipy release)
     distinct = (np.abs(diff) + np.arange(1, n + 1) * 1e-3) * rng.choice([-1, 1], size=n)
     exact = wilcoxon(distinct, alternative="greater", method="exact").pvalue
-    assert _wilcoxon_greater(distinct) == pytest.approx(exact)
+    assert wilcoxon_greater(distinct) == pytest.approx(exact)
 
 
 def test_rarest_labeled_group_of_pu_and_semi_labels():

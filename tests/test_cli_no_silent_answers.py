@@ -3,6 +3,9 @@ the problem and the fix, exit code 2, and nothing written."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -63,7 +66,7 @@ def test_a_wrong_separator_says_how_the_file_was_read(tmp_path, capsys, command)
     path = _table(tmp_path, sep=";")
     err = _fails([command, str(path), "--target", "label", "--positive", "1", "--sep", ","],
                  capsys)  # fmt: skip
-    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+    assert "read as 1 column with separator comma" in err and "--sep ';'" in err
 
 
 @pytest.mark.parametrize(
@@ -170,7 +173,7 @@ def test_transform_says_how_a_wrongly_separated_file_was_read(tmp_path, capsys):
     pd.read_csv(path).to_csv(semi, sep=";", index=False)
     err = _fails(["transform", str(model), str(semi), "-o", str(tmp_path / "o.csv"), "--sep", ","],
                  capsys)  # fmt: skip
-    assert "read as 1 columns with separator comma" in err and "--sep ';'" in err
+    assert "read as 1 column with separator comma" in err and "--sep ';'" in err
 
 
 @pytest.mark.parametrize("budget", ["nan", "inf", "-5"])
@@ -179,3 +182,100 @@ def test_compare_refuses_a_budget_that_is_no_time(tmp_path, capsys, budget):
     err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "--budget", budget],
                  capsys)  # fmt: skip
     assert "--budget" in err
+
+
+def test_transform_reads_tables_as_select_does(tmp_path, capsys):
+    """``weakfs transform`` reads through the shared table reader: its --sep is checked, and a
+    file whose separator is none of the detected ones is refused as select refuses it."""
+    from weakfs.cli import main
+
+    path = _table(tmp_path)
+    model = tmp_path / "m.joblib"
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--method", "mrmr"]
+    assert main([*argv, "-k", "2", "--save-model", str(model)]) == 0
+    out = str(tmp_path / "o.csv")
+    err = _fails(["transform", str(model), str(path), "-o", out, "--sep", ";;"], capsys)
+    assert "--sep takes one character" in err
+    colons = tmp_path / "colons.csv"
+    pd.read_csv(path).to_csv(colons, sep=":", index=False)
+    err = _fails(["transform", str(model), str(colons), "-o", out], capsys)
+    assert "reads as one column" in err and "give --sep" in err
+
+
+def _wide_table(tmp_path, d=30):
+    rng = np.random.RandomState(1)
+    frame = pd.DataFrame(rng.normal(size=(120, d)), columns=[f"c{j}" for j in range(d)])
+    frame["label"] = (rng.rand(120) < 0.3).astype(int)
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_every_row_of_a_board_runs_in_select(tmp_path, capsys):
+    from weakfs.cli import main
+
+    path = _wide_table(tmp_path)
+    argv = ["select", str(path), "--target", "label", "--positive", "1", "--no-progress"]
+    assert main([*argv, "--method", "all features", "-o", str(tmp_path / "all.csv")]) == 0
+    printed = capsys.readouterr().out
+    assert "all 30 of its features, no selection" in printed
+    assert pd.read_csv(tmp_path / "all.csv").shape[0] == 30
+    assert main([*argv, "--method", "random", "-k", "4"]) == 0
+    assert "random: 4 of the 30 features" in capsys.readouterr().out
+    _fails([*argv, "--method", "random"], capsys)  # random needs -k
+
+
+def test_from_board_prints_a_summary_and_needs_no_table(tmp_path, capsys):
+    from weakfs.cli import main
+
+    path = _wide_table(tmp_path)
+    board = tmp_path / "board.json"
+    argv = ["compare", str(path), "--target", "label", "--positive", "1", "--methods", "mrmr"]
+    argv += ["-k", "2", "--cv", "2", "--prior", "0.5", "--no-progress", "-o", str(board)]
+    assert main(argv) in (0, 1)
+    payload = json.loads(board.read_text())
+    row = next(r for r in payload["rows"] if r["recommended"])
+    capsys.readouterr()
+    assert main(["select", "--from-board", str(board)]) == 0  # no table: nothing is refitted
+    printed = capsys.readouterr().out
+    n = len(row["features"])
+    assert f"selected {n}: " in printed and len(printed.splitlines()) < 6
+    if n > 10:
+        assert f"and {n - 10} more" in printed and "-o FILE writes all" in printed
+    out = tmp_path / "sel.csv"
+    assert main(["select", "--from-board", str(board), "-o", str(out)]) == 0
+    assert pd.read_csv(out).shape[0] == n
+
+
+def _semi_select(tmp_path, n_rows: int) -> list[str]:
+    """``weakfs select`` on a table of semi-supervised labels (blank = unlabeled)."""
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame(rng.normal(size=(n_rows, 5)), columns=list("abcde"))
+    frame["label"] = np.where(rng.rand(n_rows) < 0.3, (frame["a"] > 0).astype(int), np.nan)
+    path = tmp_path / "semi.csv"
+    frame.to_csv(path, index=False)
+    return ["select", str(path), "--target", "label", "--positive", "1", "--negative", "0"]
+
+
+def test_select_says_beside_the_selection_that_sewil_chooses_its_own_size(tmp_path, capsys):
+    from weakfs.cli import main
+
+    argv = _semi_select(tmp_path, 120)
+    argv += ["--method", "sewil", "-k", "2", "--set", "n_generations=2", "--no-progress"]
+    assert main(argv) == 0
+    assert re.search(r"sewil chose these \d+ itself: -k 2 does not apply", capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("budget", ["0", "3s"])
+def test_a_budget_below_the_least_is_named_before_any_work(tmp_path, capsys, budget):
+    path = _table(tmp_path)
+    err = _fails(["compare", str(path), "--target", "label", "--positive", "1", "--budget", budget],
+                 capsys)  # fmt: skip
+    assert f"--budget {budget} cannot be met: a comparison needs at least 5 s" in err
+    assert "prior" not in err
+
+
+def test_a_setting_the_chosen_search_does_not_read_is_refused(tmp_path, capsys):
+    argv = _semi_select(tmp_path, 60)
+    err = _fails([*argv, "--method", "sewil", "--set", "n_features_to_select=2"], capsys)
+    assert "sewil reads n_features_to_select only with --set search=fss" in err

@@ -62,24 +62,24 @@ def test_bad_settings_are_errors():
     X, s, _ = _pu()
     with pytest.raises(ValueError, match=r"k must lie in \[1, 12\]"):
         compare_selectors(X, s, ks=[13], prior=0.5)
-    with pytest.raises(ValueError, match="budget of 1 s cannot be met"):
+    with pytest.raises(ValueError, match="'budget' parameter of compare_selectors must be"):
         compare_selectors(X, s, budget=1, prior=0.5)
     with pytest.raises(ValueError, match="read\\(s\\) semi labels"):
         compare_selectors(X, s, methods=["sewil"], prior=0.5)
-    with pytest.raises(ValueError, match="compare reads PU labels"):
+    with pytest.raises(ValueError, match=r"y must hold PU labels .* or semi-supervised labels"):
         compare_selectors(X, np.arange(len(s)) % 3, prior=0.5)
 
 
 def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatch):
-    from weakfs.compare import _steps
+    from weakfs.compare import _budget
 
     X, s, _ = _pu()
-    monkeypatch.setattr(_steps, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
-    notes = []
+    monkeypatch.setattr(_budget, "_BUDGET_SHARE", 0.0)  # nothing left for wrappers
     board = compare_selectors(
-        X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        X, s, methods=["semi_jmi", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5,
         budget=30,
     )  # fmt: skip
+    notes = board.attrs["notes"]
     assert "fscpu" not in set(board["method"]) and any("fscpu left out" in n for n in notes)
 
 
@@ -123,12 +123,12 @@ def test_a_selector_that_fails_is_left_out_with_its_error(monkeypatch):
         spec = dataclasses.replace(_methods.METHODS[name], build=broken)
         monkeypatch.setitem(_methods.METHODS, name, spec)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
         X, s, methods=["semi_jmi", "mrmr", "fscpu"], ks=[2], cv=2, n_random=1, prior=0.5,
-        notes=notes, budget=30,
+        budget=30,
     )  # fmt: skip
     assert set(board["method"]) == {"semi_jmi", RANDOM, ALL_FEATURES}
+    notes = board.attrs["notes"]
     assert any(n.startswith("mrmr left out: its fit failed on fold") for n in notes)
     assert any("LinAlgError: a mixture component" in n for n in notes if n.startswith("mrmr"))
     assert any(n.startswith("fscpu left out: its trial fit failed (LinAlgError") for n in notes)
@@ -151,12 +151,12 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
 
     monkeypatch.setattr(_leaderboard, "plan_budget", plan_leaving_out_mrmr)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
-        X, s, methods=["semi_jmi", "mrmr"], ks=[2], cv=2, n_random=1, prior=0.5, notes=notes,
+        X, s, methods=["semi_jmi", "mrmr"], ks=[2], cv=2, n_random=1, prior=0.5,
         budget=60,
     )  # fmt: skip
     assert ("mrmr" in set(board["method"])) == runs
+    notes = board.attrs["notes"]
     assert any(n.startswith("mrmr left out for the budget") for n in notes) != runs
     assert any(n.startswith("mrmr: run after the wrappers") for n in notes) == runs
 
@@ -164,7 +164,7 @@ def test_a_ranker_the_plan_left_out_runs_if_the_wrappers_leave_time(
 def test_a_wrappers_probe_on_a_large_fold_fits_nested_stratified_row_subsamples():
     from types import SimpleNamespace
 
-    from weakfs.compare._steps import PROBE_ROWS, _probe_rows
+    from weakfs.compare._budget import PROBE_ROWS, _probe_rows
 
     rng = np.random.RandomState(0)
     y = (rng.rand(5000) < 0.1).astype(int)
@@ -182,7 +182,7 @@ def test_a_wrappers_probe_on_a_large_fold_fits_nested_stratified_row_subsamples(
 def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(monkeypatch):
     from types import SimpleNamespace
 
-    from weakfs.compare import _steps
+    from weakfs.compare import _budget
 
     fits = []  # (rows, columns) of every fit
 
@@ -192,7 +192,7 @@ def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(
             return self
 
     fake = SimpleNamespace(ranker=False, build=lambda k, settings, prior, seed: Recorder())
-    monkeypatch.setattr(_steps, "METHODS", {"fake": fake})
+    monkeypatch.setattr(_budget, "METHODS", {"fake": fake})
     rng = np.random.RandomState(0)
     X, y = rng.rand(3000, 40), (rng.rand(3000) < 0.2).astype(int)
     train = np.arange(2400)
@@ -200,13 +200,13 @@ def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(
         X=X, y=y, n_features=40, splits=[(train, None)] * 3, seeds=[0], ks=[2, 4],
         wrapper_probes={}, probe_pool=None, prior=0.3, warmed=set(),
     )  # fmt: skip
-    probe, fits_per_unit = _steps._wrapper_probe(plan, "fake")
+    probe, fits_per_unit = _budget._wrapper_probe(plan, "fake")
     probe({"n_iter": 10})
     probe({"n_iter": 10})  # read back: no fit
     probe({"n_iter": 20})  # a second setting: timed, no second warm-up
-    warm = 2 * _steps._WARM_UP_ROWS
-    sizes = [(_steps.PROBE_ROWS // part, 40) for part in (4, 2, 1)]
-    assert fits == [(warm, _steps._WARM_UP_COLUMNS)] + sizes * 2
+    warm = 2 * _budget._WARM_UP_ROWS
+    sizes = [(_budget.PROBE_ROWS // part, 40) for part in (4, 2, 1)]
+    assert fits == [(warm, _budget._WARM_UP_COLUMNS)] + sizes * 2
     # a limit below the first subsample's time scaled linearly to the fold stops the probe
     fits.clear()
     assert probe({"n_iter": 30}, limit=-1.0) >= 0 and fits == sizes[:1]
@@ -238,14 +238,15 @@ def test_a_budget_reuses_the_plans_all_features_fit_and_changes_no_score(monkeyp
 def test_a_reference_fold_that_would_end_past_the_deadline_is_not_started():
     import time
 
-    from weakfs.compare._folds import Scorer, Skipped, reference_fold
+    from weakfs.compare._folds import FoldTask, Scorer, Skipped, reference_fold
 
     X, s, _ = _pu(n=200, d=6)
     scorer = Scorer("pu", LogisticRegression(), 0.5, None)
-    args = (1, 0, X, s, np.arange(150), np.arange(150, 200), [2], scorer, 6)
     soon = time.time() + 5
-    assert isinstance(reference_fold(*args, soon, expected=10.0), Skipped)
-    assert [r[0] for r in reference_fold(*args, soon, expected=1.0)] == [ALL_FEATURES, RANDOM]
+    train, test = np.arange(150), np.arange(150, 200)
+    task = FoldTask(None, 0, {}, 0.5, 0, X, s, train, test, [2], scorer, soon)
+    assert isinstance(reference_fold(task, 1, expected=10.0), Skipped)
+    assert [r.method for r in reference_fold(task, 1, expected=1.0)] == [ALL_FEATURES, RANDOM]
 
 
 def test_the_references_third_fold_is_dropped_when_it_cannot_end_in_time(monkeypatch):
@@ -260,12 +261,11 @@ def test_the_references_third_fold_is_dropped_when_it_cannot_end_in_time(monkeyp
 
     monkeypatch.setattr(_leaderboard, "plan_references", slow_references)
     X, s, _ = _pu()
-    notes = []
     board = compare_selectors(
         X, s, methods=["mrmr"], ks=[2], cv=3, n_repeats=1, n_random=1, prior=0.5, budget=120,
-        notes=notes,
     )  # fmt: skip
     assert board.attrs["folds"] == 2
+    notes = board.attrs["notes"]
     assert "folds: 2 of 3 scored in the budget; every row is compared on those" in notes
 
 

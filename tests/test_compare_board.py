@@ -70,8 +70,12 @@ def test_features_are_a_refit_on_all_rows_and_say_so(board):
     auto = board[(board["k_rule"] == "auto") & (board["method"] != "random")]
     assert set(auto["features_from"]) == {"refit on all rows"}
     assert all(len(f) == k for f, k in zip(auto["features"], auto["k"]))
-    fixed = board[board["k_rule"] == "fixed"]
+    fixed = board[(board["k_rule"] == "fixed") & (board["method"] != "random")]
     assert set(fixed["features_from"]) <= {"chosen in the most folds", "every column"}
+    # random rows hold no columns and say so, not "chosen in the most folds"
+    random_rows = board[board["method"] == "random"]
+    assert all(len(f) == 0 for f in random_rows["features"])
+    assert set(random_rows["features_from"]) == {"none: random columns, drawn anew in every fold"}
 
 
 def test_raw_pu_auc_is_beside_the_corrected_score(board):
@@ -82,23 +86,20 @@ def test_raw_pu_auc_is_beside_the_corrected_score(board):
 def test_few_labels_abstain_and_recommend_all_features():
     X, s, _ = _pu_table(n=120, d=30, labeled=0.15, seed=1)
     assert s.sum() < 5 * 10  # fewer than 10 labeled rows per test fold
-    notes: list[str] = []
-    board = compare_selectors(
-        X, s, methods=["semi_jmi"], prior=0.5, n_random=2, budget=None, notes=notes
-    )
+    board = compare_selectors(X, s, methods=["semi_jmi"], prior=0.5, n_random=2, budget=None)
     assert board.attrs["verdict"].startswith("The labels cannot tell these selectors apart")
     assert board.loc[board["recommended"], "method"].tolist() == ["all features"]
-    assert board.attrs["verdict"] in notes
+    assert board.attrs["verdict"] in board.attrs["notes"]
 
 
 def test_fewer_labeled_rows_than_folds_run_fewer_folds_and_abstain():
     X, s, _ = _pu_table(n=60, d=8, labeled=0.15, seed=1)
     s = s.copy()
     s[np.flatnonzero(s == 1)[3:]] = 0  # three labeled positives: three folds, not five
-    notes: list[str] = []
     board = compare_selectors(
-        X, s, methods=["semi_jmi"], ks=[2, 4], prior=0.5, n_random=2, budget=None, notes=notes
+        X, s, methods=["semi_jmi"], ks=[2, 4], prior=0.5, n_random=2, budget=None
     )
+    notes = board.attrs["notes"]
     assert any(n.startswith("only 3 rows in the rarest labeled group: 3 folds") for n in notes)
     assert board.attrs["folds"] % 3 == 0
     assert board.loc[board["recommended"], "method"].tolist() == ["all features"]
@@ -214,7 +215,7 @@ def test_the_budget_holds_on_a_wide_table():
     compare_selectors(X[:, :20], s, methods=rankers, ks=[2], cv=2, n_random=1, prior=0.5)
     budget = 30.0
     start = time.perf_counter()
-    board = compare_selectors(X, s, prior=0.5, budget=budget, notes=[])
+    board = compare_selectors(X, s, prior=0.5, budget=budget)
     assert time.perf_counter() - start <= 1.15 * budget
     assert int(board["recommended"].sum()) == 1
 
@@ -312,8 +313,8 @@ def test_refits_on_every_column_are_costed_above_the_screened_folds():
     # the folds of a wide table read SCREEN_COLUMNS columns; a refit on 10,000 of them costs
     # more than the linear 5 times (PU permutation importance's took 9.7 times on ARCENE)
     from weakfs.compare import prior_sensitivity_seconds
+    from weakfs.compare._budget import REFIT_COLUMN_EXPONENT, refit_seconds
     from weakfs.compare._folds import SCREEN_COLUMNS
-    from weakfs.compare._steps import REFIT_COLUMN_EXPONENT, refit_seconds
 
     assert refit_seconds("pu_permutation", 2.0, SCREEN_COLUMNS) == pytest.approx(3.0)
     wide = refit_seconds("pu_permutation", 2.0, 5 * SCREEN_COLUMNS)

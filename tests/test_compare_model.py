@@ -110,7 +110,7 @@ def test_with_chosen_c_refits_at_that_c_without_the_search():
 
 def test_random_draws_of_one_size_share_the_first_draws_c(monkeypatch):
     """The random reference searches C once per size and fold (its draws are exchangeable)."""
-    from weakfs.compare._folds import Scorer, reference_fold
+    from weakfs.compare._folds import FoldTask, Scorer, reference_fold
 
     searches = []
     search = WeakLabelLogisticRegression._inner_scores
@@ -123,6 +123,6 @@ def test_random_draws_of_one_size_share_the_first_draws_c(monkeypatch):
     X, _, s = _wide_pu(d=12)
     train, test = np.arange(180), np.arange(180, 240)
     scorer = Scorer("pu", WeakLabelLogisticRegression(), 0.5, None)
-    rows = reference_fold(4, 0, X, s, train, test, [2, 5], scorer, 12, None)
-    assert [r[:2] for r in rows] == [("all features", 12), ("random", 2), ("random", 5)]
+    rows = reference_fold(FoldTask(None, 0, {}, 0.5, 0, X, s, train, test, [2, 5], scorer, None), 4)
+    assert [(r.method, r.k) for r in rows] == [("all features", 12), ("random", 2), ("random", 5)]
     assert len(searches) == 3  # all features, and one per size (not one per draw: 9)

@@ -45,7 +45,7 @@ def test_make_pu_labels_rejects_missing_classes():
 @pytest.mark.parametrize("min_prior", [0.0, 0.5, 0.7, -1])
 def test_estimate_class_prior_bounds(min_prior):
     X, s = _pu()
-    with pytest.raises(ValueError, match="min_prior must be in"):
+    with pytest.raises(ValueError, match="'min_prior' parameter of estimate_class_prior"):
         estimate_class_prior(X, s, min_prior=min_prior)
 
 

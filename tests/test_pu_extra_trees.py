@@ -482,7 +482,7 @@ def test_estimate_class_prior_both_conventions():
     assert est == pytest.approx(yu.mean(), abs=0.03)
     with pytest.raises(ValueError, match="at least 2 labeled"):
         estimate_class_prior(X[:10], np.r_[1, np.zeros(9)].astype(int))
-    with pytest.raises(ValueError, match="unlabeled must be"):
+    with pytest.raises(ValueError, match="'unlabeled' parameter of estimate_class_prior"):
         estimate_class_prior(X, s, unlabeled="some")
 
 

@@ -124,7 +124,7 @@ def test_strength_zero_is_scar_probabilities():
     ("kwargs", "message"),
     [
         (dict(mechanism="score"), "needs X"),
-        (dict(mechanism="random"), "mechanism must be one of 'scar', 'score', 'features'"),
+        (dict(mechanism="random"), "'mechanism' parameter of make_pu_labels must be a str among"),
         (dict(strength=2.0), "SCAR takes neither"),
         (dict(mechanism="score", X="X", strength=-1.0), "strength must be a finite number >= 0"),
         (dict(mechanism="features", X="X", features=[7]), "out of range"),
@@ -141,3 +141,20 @@ def test_mechanism_errors(kwargs, message):
         kwargs["X"] = X[:10]
     with pytest.raises(ValueError, match=message):
         make_pu_labels(y, positive=True, labeled_fraction=0.3, **kwargs)
+
+
+def test_a_flat_propensity_is_refused_not_reported_as_biased():
+    rng = np.random.RandomState(0)
+    y = (rng.rand(200) < 0.5).astype(int)
+    constant = np.ones((200, 3))
+    with pytest.raises(ValueError, match="every positive the same labeling probability"):
+        make_pu_labels(y, labeled_fraction=0.3, mechanism="score", X=constant, random_state=0)
+    X = rng.normal(size=(200, 2))
+    X[5, 1] = np.inf
+    with pytest.raises(ValueError, match=r"column\(s\) \[1\] hold inf"):
+        make_pu_labels(y, labeled_fraction=0.3, mechanism="features", X=X, features=[1])
+    # strength 0 asks for SCAR probabilities through the feature-driven draw: allowed
+    pu = make_pu_labels(
+        y, labeled_fraction=0.3, mechanism="score", X=constant, strength=0, random_state=0
+    )
+    assert np.ptp(pu.propensity[y == 1]) == 0

@@ -81,10 +81,10 @@ def test_region_keeps_ten_unlabeled_rows():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        (dict(top_share=0.0), "top_share must be in"),
-        (dict(top_share=1.5), "top_share must be in"),
-        (dict(alpha=1.0), "alpha must be in"),
-        (dict(cv="five"), "cv must be an integer"),
+        (dict(top_share=0.0), r"'top_share' parameter of check_scar .* range \(0(\.0)?, 1(\.0)?\]"),
+        (dict(top_share=1.5), r"'top_share' parameter of check_scar .* range \(0(\.0)?, 1(\.0)?\]"),
+        (dict(alpha=1.0), r"'alpha' parameter of check_scar .* range \(0(\.0)?, 1(\.0)?\)"),
+        (dict(cv="five"), "'cv' parameter of check_scar must be"),
     ],
 )
 def test_bad_settings(kwargs, match):

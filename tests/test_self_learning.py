@@ -171,3 +171,50 @@ def test_compare_with_sklearn_self_training_on_bundled_data():
     )
     assert ours_pl.sum() > 0 and peer_pl.sum() > 0
     assert acc_ours > 0.7 and acc_peer > 0.7
+
+
+def test_self_learning_refits_without_the_forests_input_checks(monkeypatch):
+    """weakfs's forest is checked once: every round's refit and prediction skip the checks
+    (``check_input=False``) and give the same labels and forests as the checked path."""
+    from weakfs._tree import RandomForest
+    from weakfs.semi_supervised import make_forest, self_learn
+
+    rng = np.random.RandomState(0)
+    X = np.r_[rng.normal(0, 1, (60, 3)), rng.normal(3, 1, (60, 3))]
+    y = np.full(120, -1)
+    y[[0, 1, 2, 60, 61, 62]] = [0, 0, 0, 1, 1, 1]
+    calls = []
+    fit, proba = RandomForest.fit, RandomForest.predict_proba
+
+    def recorded_fit(self, X, y, sample_weight=None, check_input=True):
+        calls.append(("fit", check_input))
+        return fit(self, X, y, sample_weight, check_input=check_input)
+
+    def recorded_proba(self, X, check_input=True):
+        calls.append(("predict_proba", check_input))
+        return proba(self, X, check_input=check_input)
+
+    monkeypatch.setattr(RandomForest, "fit", recorded_fit)
+    monkeypatch.setattr(RandomForest, "predict_proba", recorded_proba)
+    fast = self_learn(X, y, make_estimator=lambda: make_forest("weakfs", 10, 0, 1))
+    assert calls and all(check is False for _, check in calls)
+    monkeypatch.setattr(RandomForest, "fit", fit)
+    monkeypatch.setattr(RandomForest, "predict_proba", proba)
+
+    class Checked:  # the public, checked path
+        def __init__(self):
+            self.forest = make_forest("weakfs", 10, 0, 1)
+
+        def fit(self, X, y, sample_weight=None):
+            self.forest.fit(X, y, sample_weight=sample_weight)
+            self.classes_ = self.forest.classes_
+            return self
+
+        def predict_proba(self, X):
+            return self.forest.predict_proba(X)
+
+    slow = self_learn(X, y, make_estimator=Checked)
+    assert np.array_equal(fast["y_codes"], slow["y_codes"]) and fast["n_iter"] == slow["n_iter"]
+    np.testing.assert_array_equal(
+        fast["estimator"].feature_importances_, slow["estimator"].forest.feature_importances_
+    )

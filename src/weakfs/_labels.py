@@ -25,6 +25,8 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import type_of_target
 
+from weakfs._words import counted
+
 __all__ = [
     "PU_LABEL_HELP",
     "SemiSupervisedLabels",
@@ -34,6 +36,7 @@ __all__ = [
     "check_pu_labels",
     "check_pu_target",
     "check_semi_supervised_labels",
+    "check_weak_labels",
     "check_y_given",
     "prior_of_unlabeled",
     "pu_one_class_error",
@@ -51,7 +54,9 @@ def _as_1d(y, name: str = "y") -> np.ndarray:
         raise TypeError(f"{name} must be a 1-D array-like, got a sparse matrix")
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
-            raise ValueError(f"{name} must be 1-D, got a DataFrame with {y.shape[1]} columns")
+            raise ValueError(
+                f"{name} must be 1-D, got a DataFrame with {counted(y.shape[1], 'column')}"
+            )
         y = y.iloc[:, 0]
     if isinstance(y, pd.Series):
         y = y.to_numpy()
@@ -160,7 +165,7 @@ def check_pu_labels(
     elif arr.dtype.kind == "f":
         if np.isnan(arr).any():
             raise ValueError(
-                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); {PU_LABEL_HELP}"
+                f"{name} contains NaN ({counted(int(np.isnan(arr).sum()), 'row')}); {PU_LABEL_HELP}"
             )
         bad = ~np.isin(arr, (-1.0, 0.0, 1.0))
         if bad.any():
@@ -186,12 +191,12 @@ def check_pu_labels(
     n_labeled = int(s.sum())
     if require_labeled and n_labeled == 0:
         raise ValueError(
-            f"{name} has no labeled positive row (no 1 among {s.shape[0]} rows); "
+            f"{name} has no labeled positive row (no 1 among {counted(s.shape[0], 'row')}); "
             "PU learning needs at least one labeled positive"
         )
     if require_unlabeled and n_labeled == s.shape[0]:
         raise ValueError(
-            f"{name} has no unlabeled row: all {s.shape[0]} rows are labeled positive; "
+            f"{name} has no unlabeled row: all {counted(s.shape[0], 'row')} are labeled positive; "
             "PU learning needs unlabeled rows (0, -1 or False)"
         )
     return s
@@ -261,7 +266,7 @@ def pu_one_class_error(n_rows: int, *, labeled: bool, name: str = "y") -> ValueE
     found = "labeled positive" if labeled else "unlabeled"
     missing = "unlabeled row" if labeled else "labeled positive row"
     return ValueError(
-        f"{name} has one class only: all {n_rows} rows are {found} (no {missing}); "
+        f"{name} has one class only: all {counted(n_rows, 'row')} are {found} (no {missing}); "
         "PU learning needs labeled positive (1) and unlabeled (0, -1 or False) rows"
     )
 
@@ -332,7 +337,7 @@ def check_semi_supervised_labels(
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             raise ValueError(
-                f"{name} contains NaN ({int(np.isnan(arr).sum())} rows); "
+                f"{name} contains NaN ({counted(int(np.isnan(arr).sum()), 'row')}); "
                 "mark unlabeled rows with -1"
             )
         labeled = arr != UNLABELED
@@ -350,18 +355,19 @@ def check_semi_supervised_labels(
         missing = pd.isna(pd.Series(obj)).to_numpy()
         if missing.any():
             raise ValueError(
-                f"{name} contains missing values ({int(missing.sum())} rows); mark unlabeled rows "
+                f"{name} contains missing values ({counted(int(missing.sum()), 'row')}); mark "
+                "unlabeled rows "
                 "with -1"
             )
         labeled = np.array([not (v == UNLABELED or v == "-1") for v in obj], dtype=bool)
     if not labeled.any():
         raise ValueError(
-            f"{name} has no labeled row: all {arr.shape[0]} rows are -1 (unlabeled); "
+            f"{name} has no labeled row: all {counted(arr.shape[0], 'row')} are -1 (unlabeled); "
             "semi-supervised learning needs some labeled rows"
         )
     if require_unlabeled and labeled.all():
         raise ValueError(
-            f"{name} has no unlabeled row (no -1 among {arr.shape[0]} rows); "
+            f"{name} has no unlabeled row (no -1 among {counted(arr.shape[0], 'row')}); "
             "mark unlabeled rows with -1"
         )
     classes, codes = np.unique(arr[labeled], return_inverse=True)
@@ -373,6 +379,59 @@ def check_semi_supervised_labels(
     y_encoded = np.full(arr.shape[0], -1, dtype=np.intp)
     y_encoded[labeled] = codes
     return SemiSupervisedLabels(y=arr, labeled=labeled, classes=classes, y_encoded=y_encoded)
+
+
+#: the two kinds of weak labels a reader of either (weakfs compare) accepts
+WEAK_LABEL_HELP = (
+    "PU labels (1 = labeled positive, 0 or -1 = unlabeled) or semi-supervised labels "
+    "(-1 = unlabeled, at least two classes among the labeled rows)"
+)
+
+
+def check_weak_labels(y, *, name: str = "y") -> tuple[str, np.ndarray]:
+    """Tell PU from semi-supervised labels and check them as such.
+
+    Labels with ``-1`` (unlabeled) beside at least two other classes are semi-supervised;
+    otherwise they must be PU labels (:func:`check_pu_labels`).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        PU or semi-supervised labels.
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    kind : {"pu", "semi"}
+        Which labels ``y`` holds.
+    labels : ndarray of int
+        PU: 1 labeled positive, 0 unlabeled; semi-supervised: the class index (in sorted
+        order), -1 unlabeled.
+
+    Examples
+    --------
+    >>> from weakfs._labels import check_weak_labels
+    >>> check_weak_labels([1, -1, 0, -1])
+    ('semi', array([ 1, -1,  0, -1]))
+    >>> check_weak_labels([1, 0, 0, 1])
+    ('pu', array([1, 0, 0, 1]))
+    """
+    arr = _as_1d(y, name)
+    if arr.dtype.kind in "fiu" or arr.dtype == bool:
+        numeric = arr.astype(float) if arr.dtype.kind == "f" else arr
+        others = np.unique(numeric[numeric != UNLABELED])
+        if np.any(numeric == UNLABELED) and others.shape[0] >= 2:
+            return "semi", check_semi_supervised_labels(arr, name=name).y_encoded
+    values = pd.unique(arr)
+    if not all(_is_pu_value(v) for v in values):
+        raise ValueError(f"{name} must hold {WEAK_LABEL_HELP}; it holds {_describe_values(values)}")
+    return "pu", check_pu_labels(arr, name=name).astype(int)
+
+
+def _is_pu_value(value) -> bool:
+    """Whether ``value`` is one of PU labels' values (1, 0, -1 or a bool; not "1")."""
+    return isinstance(value, (bool, int, float, np.bool_, np.number)) and value in (-1, 0, 1)
 
 
 def check_prior_value(prior) -> float:

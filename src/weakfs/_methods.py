@@ -87,6 +87,22 @@ class MethodSpec:
     greedy: bool = False
     column_exponent: float | None = None
 
+    def __post_init__(self):
+        # ``build`` is given the settings completed by ``settings``, the one place a method's
+        # defaults are written: its builder reads every key without a fallback of its own
+        if self.build is not None and not hasattr(self.build, "completes"):
+            object.__setattr__(self, "build", _completing(self.build, self.settings))
+
+
+def _completing(build: Callable, defaults: dict) -> Callable:
+    """``build`` reading ``defaults`` updated by the settings it is given (None: the defaults)."""
+
+    def complete_and_build(k, settings, prior, seed):
+        return build(k, {**defaults, **(settings or {})}, prior, seed)
+
+    complete_and_build.completes = build
+    return complete_and_build
+
 
 def load_method_class(spec: MethodSpec):
     """The class behind ``spec`` (imported now)."""
@@ -127,7 +143,7 @@ def _pu_extra_trees(k, settings, prior, seed):
     from weakfs.pu import PUExtraTreesClassifier
 
     return PUExtraTreesClassifier(
-        n_estimators=settings.get("n_estimators", 100),
+        n_estimators=settings["n_estimators"],
         prior=prior,
         n_jobs=1,
         random_state=seed,
@@ -148,9 +164,9 @@ def _fscpu(objective):
         return FSCPUSelector(
             k,
             n_iter=settings["n_iter"],
-            eta=settings.get("eta"),
+            eta=settings["eta"],
             objective=objective,
-            clustering=settings.get("clustering", "gmm"),
+            clustering=settings["clustering"],
             n_jobs=1,
             random_state=seed,
             verbose=False,
@@ -163,7 +179,7 @@ def _gkf_pual(k, settings, prior, seed):
     from weakfs.pu import GKFPUALSelector
 
     return GKFPUALSelector(
-        n_features_to_select=k, prefilter="auto", n_lambdas=settings.get("n_lambdas", 20)
+        n_features_to_select=k, prefilter="auto", n_lambdas=settings["n_lambdas"]
     )
 
 
@@ -181,7 +197,7 @@ def _sewil(k, settings, prior, seed):
 
     return SEWILSelector(
         n_generations=settings["n_generations"],
-        n_estimators=settings.get("n_estimators", 50),
+        n_estimators=settings["n_estimators"],
         n_jobs=1,
         random_state=seed,
         verbose=False,
@@ -302,6 +318,7 @@ METHOD_ALIASES = {"puet": "pu_extra_trees", "gkfpual": "gkf_pual"}
 
 
 def canonical_method(name: str) -> str:
-    """The one spelling of a method name: lower case, underscores, aliases resolved."""
-    name = name.strip().lower().replace("-", "_")
+    """The one spelling of a method name: lower case, underscores for hyphens and spaces, aliases
+    resolved."""
+    name = name.strip().lower().replace("-", "_").replace(" ", "_")
     return METHOD_ALIASES.get(name, name)

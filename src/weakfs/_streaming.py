@@ -38,6 +38,7 @@ from weakfs._information_kernels import (
 )
 from weakfs._labels import _as_1d, check_pu_target, pu_one_class_error
 from weakfs._validation import as_pandas_if_table
+from weakfs._words import counted
 
 __all__ = ["ChunkPasses", "DaskPasses", "StreamedColumns", "is_dask_collection"]
 
@@ -61,7 +62,7 @@ def _describe(n_features: int, names) -> str:
     if names is None:
         return f"{n_features} unnamed columns"
     shown = ", ".join(map(repr, list(names)[:6])) + (", ..." if len(names) > 6 else "")
-    return f"{n_features} columns ({shown})"
+    return f"{counted(n_features, 'column')} ({shown})"
 
 
 def _chunk_arrays(estimator, X, y, index: int, layout):
@@ -92,7 +93,8 @@ def _chunk_arrays(estimator, X, y, index: int, layout):
     y = _as_1d(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(
-            f"chunk {index}: X has {X.shape[0]} rows and y has {y.shape[0]}; each chunk's X "
+            f"chunk {index}: X has {counted(X.shape[0], 'row')} and y has {y.shape[0]}; each "
+            "chunk's X "
             "and y must have one label per row"
         )
     s = check_pu_target(estimator, y, allow_one_class=True)
@@ -160,7 +162,8 @@ class ChunkPasses:
             self.n_rows = rows
         elif rows != self.n_rows:
             raise ValueError(
-                f"the chunks changed between passes: {self.n_rows} rows in the first pass, "
+                f"the chunks changed between passes: {counted(self.n_rows, 'row')} in the first "
+                "pass, "
                 f"{rows} now; {CHUNKS_HELP} giving the same rows each time"
             )
         return state
@@ -239,7 +242,7 @@ class DaskPasses:
         if any(np.isnan(r) for r in rows):
             raise ValueError("X has unknown chunk sizes: call X.compute_chunk_sizes()")
         if sum(rows) != y.shape[0]:
-            raise ValueError(f"X has {int(sum(rows))} rows and y has {y.shape[0]}")
+            raise ValueError(f"X has {counted(int(sum(rows)), 'row')} and y has {y.shape[0]}")
         return np.split(y, np.cumsum(rows)[:-1].astype(int))
 
     def run(self, add: Callable, merge: Callable):

@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from weakfs._labels import _as_1d, check_y_given
+from weakfs._words import counted
 
 __all__ = [
     "N_FEATURES_TO_SELECT_DOC",
@@ -110,7 +111,8 @@ def validate_X_y(estimator, X, y, **check_params):
     y = _as_1d(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(
-            f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, y has "
+            f"X and y have inconsistent numbers of samples: X has {counted(X.shape[0], 'row')}, y "
+            "has "
             f"{y.shape[0]}"
         )
     return X, y
@@ -239,7 +241,8 @@ def check_n_neighbors(n_neighbors: int, n_samples: int) -> int:
     when there are not more rows than neighbours (each row needs ``n_neighbors`` others)."""
     if n_neighbors >= n_samples:
         raise ValueError(
-            f"n_neighbors={n_neighbors} needs more than {n_neighbors} rows (each row's neighbours "
+            f"n_neighbors={n_neighbors} needs more than {counted(n_neighbors, 'row')} (each row's "
+            "neighbours "
             f"are other rows); X has {n_samples}"
         )
     return int(n_neighbors)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
 
 from weakfs._docstrings import fill_doc
 from weakfs._estimator_scores import pu_corrected_roc_auc
@@ -14,6 +16,7 @@ from weakfs._labels import (
     check_pu_labels,
     prior_of_unlabeled,
 )
+from weakfs._words import counted
 
 __all__ = [
     "StabilityEstimate",
@@ -27,6 +30,10 @@ __all__ = [
 ]
 
 
+#: a class prior given as a number: the share of positives, strictly between 0 and 1
+_PRIOR = Interval(Real, 0, 1, closed="neither")
+
+
 def _as_index_set(features, n_features: int | None, name: str) -> set[int]:
     arr = np.asarray(features)
     if arr.dtype == bool:
@@ -36,6 +43,14 @@ def _as_index_set(features, n_features: int | None, name: str) -> set[int]:
     return set(arr.astype(int).ravel().tolist())
 
 
+@validate_params(
+    {
+        "selected": ["array-like"],
+        "relevant": ["array-like"],
+        "n_features": [Interval(Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def feature_selection_recall(selected, relevant, *, n_features: int | None = None) -> float:
     """FSR = (correctly selected relevant features) / (all relevant features).
 
@@ -53,6 +68,9 @@ def feature_selection_recall(selected, relevant, *, n_features: int | None = Non
     return len(sel & rel) / len(rel)
 
 
+@validate_params(
+    {"s": ["array-like"], "y_pred": ["array-like"]}, prefer_skip_nested_validation=True
+)
 def puf_score(s, y_pred) -> float:
     """PUF-score ``recall^2 / P[f(x) = 1]`` (Lee & Liu 2003), computable from PU labels alone.
 
@@ -76,7 +94,7 @@ def puf_score(s, y_pred) -> float:
     s = check_pu_labels(s, name="s")
     pred = _as_1d(y_pred, "y_pred")
     if pred.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_pred has {pred.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_pred has {pred.shape[0]}")
     positive = pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
     recall = positive[s == 1].mean()
     unlabeled = s == 0
@@ -87,10 +105,14 @@ def puf_score(s, y_pred) -> float:
 def _positive_predictions(s: np.ndarray, y_pred) -> np.ndarray:
     pred = _as_1d(y_pred, "y_pred")
     if pred.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_pred has {pred.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_pred has {pred.shape[0]}")
     return pred > 0 if pred.dtype.kind in "iuf" else pred.astype(bool)
 
 
+@validate_params(
+    {"s": ["array-like"], "y_pred": ["array-like"], "prior": [_PRIOR]},
+    prefer_skip_nested_validation=True,
+)
 @fill_doc
 def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     """PU-corrected precision and recall under SCAR with a known class prior ``pi``.
@@ -121,6 +143,10 @@ def pu_precision_recall(s, y_pred, prior: float) -> tuple[float, float]:
     return precision, recall
 
 
+@validate_params(
+    {"s": ["array-like"], "y_pred": ["array-like"], "prior": [_PRIOR]},
+    prefer_skip_nested_validation=True,
+)
 @fill_doc
 def pu_f1_score(s, y_pred, prior: float) -> float:
     """F1 of the positive class estimated from PU labels and the class prior (SCAR).
@@ -140,6 +166,10 @@ def pu_f1_score(s, y_pred, prior: float) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
+@validate_params(
+    {"s": ["array-like"], "y_pred": ["array-like"], "prior": [_PRIOR]},
+    prefer_skip_nested_validation=True,
+)
 @fill_doc
 def pu_accuracy_score(s, y_pred, prior: float) -> float:
     """Accuracy estimated from PU labels and the class prior (SCAR).
@@ -165,6 +195,10 @@ def pu_accuracy_score(s, y_pred, prior: float) -> float:
     return float(min(1.0, max(0.0, 1.0 - prior - rate + 2.0 * prior * recall)))
 
 
+@validate_params(
+    {"s": ["array-like"], "y_score": ["array-like"], "prior": [_PRIOR]},
+    prefer_skip_nested_validation=True,
+)
 def pu_roc_auc_score(s, y_score, prior: float) -> float:
     """ROC AUC of positives against negatives, estimated from PU labels and the class prior.
 
@@ -193,7 +227,7 @@ def pu_roc_auc_score(s, y_score, prior: float) -> float:
     prior = check_prior_against_labels(prior, s)
     score = _as_1d(y_score, "y_score")
     if score.shape[0] != s.shape[0]:
-        raise ValueError(f"s has {s.shape[0]} rows but y_score has {score.shape[0]}")
+        raise ValueError(f"s has {counted(s.shape[0], 'row')} but y_score has {score.shape[0]}")
     score = np.asarray(score, dtype=float)
     if not np.isfinite(score).all():
         raise ValueError("y_score contains NaN or infinite values")
@@ -211,6 +245,13 @@ class StabilityEstimate:
     n_runs: int
 
 
+@validate_params(
+    {
+        "supports": ["array-like", "sparse matrix"],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def selection_stability(supports, *, confidence: float = 0.95) -> StabilityEstimate:
     """Stability of feature selection over runs (Nogueira, Sechidis & Brown, JMLR 2018).
 

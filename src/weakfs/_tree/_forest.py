@@ -242,15 +242,29 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         return resolve_max_features(self.max_features, k, rounding="floor")
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Bin ``X`` and grow the forest on every row."""
-        X, y = validate_X_y(self, X, y, dtype=np.float32, accept_sparse=["csr", "csc"])
-        if sparse.issparse(X):  # the binning reads every value; sparse text fits dense here
-            X = X.toarray()
-        check_finite_target(y)
-        check_classification_targets(y)
-        classes, y_codes = np.unique(y, return_inverse=True)
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+    def fit(self, X, y, sample_weight=None, check_input: bool = True):
+        """Bin ``X`` and grow the forest on every row.
+
+        ``check_input=False`` skips the input checks, as scikit-learn's trees allow, for a caller
+        that checked the data once and refits many times (self-learning, every round): ``X`` a
+        dense float32 array of finite values, ``y`` class indices ``0..K-1`` with every class
+        present, ``sample_weight`` a float64 array or None.  The forest is then the one the
+        checked path grows from the same values.
+        """
+        if check_input:
+            X, y = validate_X_y(self, X, y, dtype=np.float32, accept_sparse=["csr", "csc"])
+            if sparse.issparse(X):  # the binning reads every value; sparse text fits dense here
+                X = X.toarray()
+            check_finite_target(y)
+            check_classification_targets(y)
+            classes, y_codes = np.unique(y, return_inverse=True)
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        else:
+            y_codes = y
+            classes = np.arange(int(y_codes.max()) + 1)
+            if sample_weight is None:
+                sample_weight = np.ones(X.shape[0])
+            self.n_features_in_ = X.shape[1]
         self._grow_forest(BinnedMatrix.from_array(X), y_codes, sample_weight, classes.shape[0])
         self.classes_ = classes
         return self
@@ -313,11 +327,14 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         elif self.oob_score:
             raise ValueError("Out of bag estimation only available if bootstrap=True")
 
-    def predict_proba(self, X):
-        """Mean over trees of the leaf class fractions (columns in the order of ``classes_``)."""
+    def predict_proba(self, X, check_input: bool = True):
+        """Mean over trees of the leaf class fractions (columns in the order of ``classes_``);
+        ``check_input=False`` (as :meth:`fit`'s): ``X`` a C-contiguous float32 array of finite
+        values with the fitted columns, unchecked."""
         check_is_fitted(self, "trees_")
-        X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
-        X = np.ascontiguousarray(X.toarray() if sparse.issparse(X) else X)
+        if check_input:
+            X = validate_X(self, X, reset=False, dtype=np.float32, accept_sparse=["csr", "csc"])
+            X = np.ascontiguousarray(X.toarray() if sparse.issparse(X) else X)
         out = np.zeros((X.shape[0], self.n_classes_))
         n_jobs = min(effective_n_jobs(self.n_jobs), max(1, X.shape[0] // 256))
         bounds = np.linspace(0, X.shape[0], n_jobs + 1).astype(int)

@@ -14,15 +14,12 @@ from weakfs.cli._datasets import DatasetsRequest
 from weakfs.cli._main import build_parser, main
 from weakfs.cli._reproduce import ReproduceRequest
 from weakfs.cli._select import SelectRequest
-from weakfs.cli._selectors import SELECTOR_ALIASES, SELECTORS, SelectorSpec, available_selectors
+from weakfs.cli._selectors import available_selectors
 
 __all__ = [
-    "SELECTORS",
-    "SELECTOR_ALIASES",
     "DatasetsRequest",
     "ReproduceRequest",
     "SelectRequest",
-    "SelectorSpec",
     "available_selectors",
     "build_parser",
     "main",

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from weakfs._words import counted, singular_counts
 from weakfs.cli._common import _fail, _print_notes, _refuse_overwriting
 from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._table import TableRequest, _prepare_features, _read_table, add_table_options
@@ -21,7 +22,15 @@ PARSER = {
     "help": "compare the selectors on a table: a leaderboard from the weak labels alone",
     "description": "Run every selector that reads the table's labels at several k under "
     "PU-aware cross-validation, score a model on the selected columns with the weak labels "
-    "alone, and rank them beside random selection and all features.",
+    "alone, and rank them beside random selection and all features. --positive alone gives "
+    "PU labels and the PU selectors; --negative as well gives semi-supervised labels and the "
+    "semi-supervised selectors.",
+    "epilog": "Reading the board: k_rule 'auto' marks the k each method's own rule picks (the "
+    "smallest k not found worse than its best); the top group ('=', tied) holds the candidates "
+    "not found worse than the best on the same folds, and 'recommended' ('*') is all features "
+    "when they are in it, else its simplest member. When the labels cannot tell the candidates "
+    "apart (most of them tied, or too few labeled rows per test fold) the board abstains: it "
+    "says so and recommends all features.",
     "allow_abbrev": False,
 }
 
@@ -31,7 +40,12 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     add_table_options(parser, command="compare")
     run = parser.add_argument_group("comparison")
     run.add_argument("--methods", help="comma-separated selectors (default: every one that fits)")
-    run.add_argument("-k", metavar="K[,K...]", help="numbers of features (default: about 8)")
+    run.add_argument(
+        "-k",
+        metavar="K[,K...]",
+        help="sizes to try: numbers of features each selector keeps (5,10,20), not feature "
+        "names (default: about 8 sizes from 1 to the number of features)",
+    )
     run.add_argument("--cv", type=int, default=5, metavar="N", help="folds (default 5)")
     run.add_argument(
         "--budget",
@@ -96,13 +110,21 @@ class CompareRequest:
                 _fail(f"{option} writes {', '.join(suffixes)}; got {Path(path).name}")
             if path and not Path(path).resolve().parent.is_dir():
                 _fail(f"the folder of {option} does not exist: {Path(path).parent}")
+        from weakfs.compare import MIN_BUDGET_SECONDS
+
+        budget = parse_budget(args.budget)
+        if budget is not None and budget < MIN_BUDGET_SECONDS:
+            _fail(
+                f"--budget {args.budget} cannot be met: a comparison needs at least "
+                f"{MIN_BUDGET_SECONDS:g} s (or --budget none)"
+            )
         methods = None if not args.methods else tuple(args.methods.split(","))
         return cls(
             table,
             methods,
             ks,
             args.cv,
-            parse_budget(args.budget),
+            budget,
             args.n_jobs,
             args.scheduler,
             args.output,
@@ -137,11 +159,10 @@ def _scheduler(address: str | None):
 
 def run(request: CompareRequest) -> int:
     began = time.perf_counter()  # the budget bounds the whole command, the table read included
-    import numpy as np
 
     from weakfs.compare import (
+        board_headline,
         compare_selectors,
-        leaderboard_summary,
         plot_leaderboard,
         write_leaderboard,
     )
@@ -162,8 +183,10 @@ def run(request: CompareRequest) -> int:
     _print_notes("compare", [*labels.notes, *features.notes])
     for line in labels.lines:
         print(line)
-    print(f"compare on {source}: {features.X.shape[0]} rows x {features.X.shape[1]} features")
-    notes: list[str] = []
+    print(
+        f"compare on {source}: {counted(features.X.shape[0], 'row')} x "
+        f"{counted(features.X.shape[1], 'feature')}"
+    )
     start = time.perf_counter()
     prior = "auto" if table.prior in (None, "auto") else table.prior
     with _scheduler(request.scheduler):
@@ -180,35 +203,10 @@ def run(request: CompareRequest) -> int:
             n_jobs=request.n_jobs,
             random_state=table.random_state,
             progress=table.progress,
-            notes=notes,
         )
-    for note in notes:
-        print(note)
-    summary = leaderboard_summary(board)
-    truth = "truth" in summary
-    pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
-    print(
-        f"\nleaderboard ({time.perf_counter() - start:.0f} s; each method at its automatic k; "
-        f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
-    )
-    for rank, (_, row) in enumerate(summary.iterrows(), 1):
-        stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
-        hidden = f"  true labels {row['truth']:.3f}" if truth else ""
-        # the raw AUC of labeled against unlabeled rows needs no prior: a corrected score above
-        # 1 (an over-estimated prior) is read beside it
-        raw = f"  raw PU AUC {row['raw_score']:.3f}" if pu else ""
-        flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
-        print(
-            f"  {rank:2d}.{flag} {row['method']:15s} k={row['k']:<5d} score {row['score']:.3f} "
-            f"[{row['score_low']:.3f}, {row['score_high']:.3f}]{raw}{hidden}{stab}"
-        )
-    pick = board[board["recommended"]].iloc[0]
-    print(
-        f"recommended: {pick['method']} with k={pick['k']} "
-        f"(weakfs select --method {pick['method'].replace(' ', '_')} -k {pick['k']})"
-        if pick["method"] != "all features"
-        else "recommended: all features (no selection)" + _not_the_leader(summary, pick)
-    )
+    for note in board.attrs["notes"]:
+        print(singular_counts(note))  # the board's notes are stored as they were written
+    _print_board(board, time.perf_counter() - start)
     remaining = None if request.budget is None else request.budget - (time.perf_counter() - began)
     _print_prior_sensitivity(request, features.X, labels.values, board, remaining)
     if request.output:
@@ -217,7 +215,84 @@ def run(request: CompareRequest) -> int:
     if request.plot:
         plot_leaderboard(board, request.plot)
         print(f"drew the plots to {request.plot}")
-    return 0
+    # a board of references alone answers nothing: said first, and not a success
+    return 1 if board_headline(board) else 0
+
+
+def _print_board(board: pd.DataFrame, seconds: float) -> None:
+    """The leaderboard: its first line says when no selector ran; each candidate's primary score
+    with its interval (or that the folds are too few for one), the abstention whenever it
+    applies, and the recommendation as a command."""
+    from weakfs.compare import (
+        board_headline,
+        interval_text,
+        leaderboard_summary,
+        primary_score_reason,
+        stated_verdict,
+    )
+
+    summary = leaderboard_summary(board)
+    truth = "truth" in summary
+    pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
+    raw_first = primary_score_reason(board)
+    headline = board_headline(board)
+    if headline:
+        print(f"\nleaderboard: {headline[0].lower()}{headline[1:]}; give a larger --budget.")
+    elif raw_first:
+        print(
+            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; score = raw PU AUC "
+            f"of labeled against unlabeled rows [90 % interval], the primary score here: "
+            f"{raw_first}; = top group, * recommended):"
+        )
+    else:
+        print(
+            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; "
+            f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
+        )
+    for rank, (_, row) in enumerate(summary.iterrows(), 1):
+        stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
+        hidden = f"  true labels {row['truth']:.3f}" if truth else ""
+        corrected = f"{row['score']:.3f} {interval_text(row['score_low'], row['score_high'])}"
+        if raw_first:
+            raw = interval_text(row["raw_score_low"], row["raw_score_high"])
+            scores = f"raw PU AUC {row['raw_score']:.3f} {raw}  prior-corrected {corrected}"
+        else:
+            # the raw AUC of labeled against unlabeled rows needs no prior: a corrected score
+            # above 1 (an over-estimated prior) is read beside it
+            scores = f"score {corrected}" + (f"  raw PU AUC {row['raw_score']:.3f}" if pu else "")
+        flag = "*" if row["recommended"] else ("=" if row["tied"] else " ")
+        print(f"  {rank:2d}.{flag} {row['method']:15s} {_k_text(row):9s} {scores}{hidden}{stab}")
+    own = [m for m in summary["method"] if _chooses_its_own_size(m)]
+    for method in own:
+        print(
+            f"{method} chooses its own number of features: one row, whatever -k lists (k= gives "
+            "the number it selected)"
+        )
+    verdict = stated_verdict(board)
+    if verdict and verdict != board.attrs.get("verdict"):  # the notes hold the board's own
+        print(singular_counts(verdict))
+    pick = board[board["recommended"]].iloc[0]
+    if pick["method"] == "all features":
+        print("recommended: all features (no selection)" + _not_the_leader(summary, pick))
+        return
+    k = "" if _chooses_its_own_size(pick["method"]) else f" -k {pick['k']}"
+    print(
+        f"recommended: {pick['method']} with k={_k_text(pick)[2:]} "
+        f"(weakfs select --method {pick['method'].replace(' ', '_')}{k})"
+    )
+
+
+def _chooses_its_own_size(method: str) -> bool:
+    from weakfs._methods import METHODS
+
+    return method in METHODS and METHODS[method].k_param is None
+
+
+def _k_text(row: pd.Series) -> str:
+    """``k=K``; for a method choosing its own size, the number of features it selected."""
+    if _chooses_its_own_size(row["method"]):
+        return f"k={len(row['features'])}"
+    return f"k={row['k']}"
 
 
 def _not_the_leader(summary: pd.DataFrame, pick: pd.Series) -> str:
@@ -243,7 +318,9 @@ def _left(budget: float | None, began: float) -> float | None:
     """The budget less the time the command has used, at least the comparison's minimum."""
     if budget is None:
         return None
-    return max(budget - (time.perf_counter() - began), 5.0)
+    from weakfs.compare import MIN_BUDGET_SECONDS
+
+    return max(budget - (time.perf_counter() - began), MIN_BUDGET_SECONDS)
 
 
 def _score_words(board) -> str:

@@ -13,6 +13,7 @@ from pandas.api import types as ptypes
 
 from weakfs._columns import is_bool_column
 from weakfs._methods import METHODS
+from weakfs._words import counted
 from weakfs.cli._common import _fail, _names
 from weakfs.cli._table import TableRequest
 
@@ -167,7 +168,8 @@ def _two_class_labels(request: TableRequest, y: pd.Series) -> Labels:
         labels[(labels != -1) & (rng.random_sample(len(y)) >= request.labeled_fraction)] = -1
     n_pos, n_neg = int((labels == 1).sum()), int((labels == 0).sum())
     line = (
-        f"semi-supervised labels: {n_pos} labeled positives ({y.name} = {value}), {n_neg} "
+        f"semi-supervised labels: {counted(n_pos, 'labeled positive')} ({y.name} = {value}), "
+        f"{n_neg} "
         f"labeled negatives ({y.name} = {other}), {len(y) - n_pos - n_neg} unlabeled"
     )
     if not n_pos or not n_neg:
@@ -188,15 +190,15 @@ def _pu_labels(request: TableRequest, y: pd.Series) -> Labels:
                 "simulate weak labels from a fully labelled target, give --labeled-fraction)"
             )
         line = (
-            f"PU labels: {int(mask.sum())} labeled positives ({y.name} = {value}), "
-            f"{n - int(mask.sum())} unlabeled rows"
+            f"PU labels: {counted(int(mask.sum()), 'labeled positive')} ({y.name} = {value}), "
+            f"{counted(n - int(mask.sum()), 'unlabeled row')}"
         )
         note = _other_values_note(y, mask, request.method)
         return Labels(mask.astype(np.int8), (line,), (note,) if note else ())
     if y.isna().any():
         _fail(
             f"--labeled-fraction simulates weak labels from a fully labelled target, but "
-            f"{int(y.isna().sum())} rows of {y.name!r} have no value"
+            f"{counted(int(y.isna().sum()), 'row')} of {y.name!r} have no value"
         )
     from weakfs.datasets import make_pu_labels
 
@@ -209,7 +211,7 @@ def _pu_labels(request: TableRequest, y: pd.Series) -> Labels:
     line = (
         f"PU labels simulated from {y.name} = {value}: {pu.n_labeled} of {pu.n_positive} "
         f"positives labeled (label frequency {pu.label_frequency:.3f}), "
-        f"{n - pu.n_labeled} unlabeled rows; true prior of the simulated labels "
+        f"{counted(n - pu.n_labeled, 'unlabeled row')}; true prior of the simulated labels "
         f"{pu.prior:.3f} (not used)"
     )
     return Labels(pu.s, (line,))

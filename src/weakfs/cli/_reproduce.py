@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from weakfs._words import counted
 from weakfs.cli._common import _add_set_option, _fail, _parse_set
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
@@ -171,7 +172,7 @@ def run(request: ReproduceRequest) -> int:
     experiment = get(request.experiment)
     out = Path(request.out) if request.out is not None else experiment.default_out()
     report = out / (canonical_name(request.experiment) + ".md")
-    print(f"{len(table)} cells in {time.perf_counter() - start:.1f} s; report: {report}")
+    print(f"{counted(len(table), 'cell')} in {time.perf_counter() - start:.1f} s; report: {report}")
     if not experiment.committed and request.out is None:
         print(
             f"(the {experiment.name} is a smoke test of the runner: its results go to {out}, "

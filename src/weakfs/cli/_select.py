@@ -6,12 +6,13 @@ import argparse
 import time
 from pathlib import Path
 
+from weakfs._methods import METHODS
+from weakfs._words import counted
 from weakfs.cli._common import _add_set_option, _fail, _print_notes
 from weakfs.cli._labels import _prepare_labels
 from weakfs.cli._output import _ranked, _selected_table, _write_atomic, write_table
 from weakfs.cli._select_request import SelectRequest
 from weakfs.cli._selectors import (
-    SELECTORS,
     _build_selector,
     _elapsed,
     _estimate_prior,
@@ -65,7 +66,7 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "-k",
         metavar="K",
         help="features to select: a number (10), a fraction (0.2) or 'auto' (the method's "
-        "default). Defaults: " + "; ".join(f"{n} {s.default_k}" for n, s in SELECTORS.items()),
+        "default). Defaults: " + "; ".join(f"{n} {s.default_k}" for n, s in METHODS.items()),
     )
     run.add_argument(
         "--per-column",
@@ -106,7 +107,7 @@ def main(args: argparse.Namespace) -> int:
     """``weakfs select`` on parsed arguments."""
     if args.list:
         specs = available_selectors()
-        for name, spec in SELECTORS.items():
+        for name, spec in METHODS.items():
             state = "" if name in specs else "  (not available in this installation)"
             print(f"{name:14s} [{spec.labels:4s}] {spec.help}{state}")
             print(f"{'':21s}without -k: {spec.default_k}")
@@ -122,6 +123,8 @@ def run(request: SelectRequest) -> int:
     """Read the table, fit the selector, print the selected features and write the outputs."""
     if request.from_board is not None:
         return _run_from_board(request)
+    if request.reference is not None:
+        return _run_reference(request)
     method = request.method
     selector, model, notes = _build_selector(
         request.method,
@@ -165,7 +168,10 @@ def run(request: SelectRequest) -> int:
         print(line)
     if hasattr(selector, "set_output"):
         selector.set_output(transform="pandas")
-    print(f"{method} on {source_name}: {X.shape[0]} rows x {X.shape[1]} features")
+    print(
+        f"{method} on {source_name}: {counted(X.shape[0], 'row')} x "
+        f"{counted(X.shape[1], 'feature')}"
+    )
     start = time.perf_counter()
     resolved, prior_ends = None, None
     if labels.values is not None:
@@ -190,27 +196,10 @@ def run(request: SelectRequest) -> int:
         print(f"class prior used: {shown} ({prior_how})")
     sensitivity = None
     if prior_ends is not None and request.prior_checks and _prior_key(selector) is not None:
-        with _elapsed("re-selecting at the prior interval's ends", enabled=request.table.progress):
-            sensitivity = _prior_sensitivity(selector, X, labels.values, prior_ends)
-        if sensitivity is None:
-            print("selection at the interval's ends: not refitted (every column is selected)")
-        else:
-            low, high = sensitivity
-            digits = len(resolved.value_text().split(".")[1])
-            print(
-                f"selection at the interval's ends: prior {low['prior']:.{digits}f} Jaccard "
-                f"{low['jaccard']:.2f}, prior {high['prior']:.{digits}f} Jaccard "
-                f"{high['jaccard']:.2f} (overlap with the set above; 1 = the same columns)"
-            )
-    screened = next(
-        (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
-        None,
-    )
-    if screened is not None:
-        print(
-            f"screened to {int(screened.sum())} of {screened.shape[0]} features by PU relevance "
-            "before the quadratic model (prefilter; the paper has no screening)"
+        sensitivity = _reselect_at_interval_ends(
+            selector, X, labels.values, resolved, progress=request.table.progress
         )
+    _print_screening(selector, fitted)
     names, scores, label = _ranked(selector, list(map(str, selector.get_feature_names_out())))
     if per_column:  # the features of the best column first
         rank = {column: i for i, column in enumerate(selector.columns_)}
@@ -219,6 +208,9 @@ def run(request: SelectRequest) -> int:
         _print_columns(selector, names, seconds)
     else:
         _print_selected(names, scores, label, seconds)
+        if request.k is not None and request.spec.k_param is None and method != "ufvs":
+            # said beside the selection too: a note on stderr is easily missed
+            print(f"{method} chose these {len(names)} itself: -k {request.k} does not apply to it")
     if request.spec.labels == "none" and method == "ufvs":
         print(UFVS_READING)
     prior_info = None if prior is None else {"value": prior, "how": prior_how}
@@ -228,6 +220,38 @@ def run(request: SelectRequest) -> int:
     return 0
 
 
+def _print_screening(selector, fitted) -> None:
+    """GKF-PUAL's prefilter, when it screened the columns before the quadratic model."""
+    screened = next(
+        (o.screened_ for o in (selector, fitted) if getattr(o, "screened_", None) is not None),
+        None,
+    )
+    if screened is not None:
+        print(
+            f"screened to {int(screened.sum())} of {counted(screened.shape[0], 'feature')} by PU "
+            "relevance "
+            "before the quadratic model (prefilter; the paper has no screening)"
+        )
+
+
+def _reselect_at_interval_ends(selector, X, y, resolved, *, progress: bool):
+    """The selection re-made at the ends of the prior's interval, printed as its overlap with
+    the selection at the prior used; None when every column is selected (nothing refitted)."""
+    with _elapsed("re-selecting at the prior interval's ends", enabled=progress):
+        sensitivity = _prior_sensitivity(selector, X, y, resolved.interval)
+    if sensitivity is None:
+        print("selection at the interval's ends: not refitted (every column is selected)")
+        return None
+    low, high = sensitivity
+    digits = len(resolved.value_text().split(".")[1])
+    print(
+        f"selection at the interval's ends: prior {low['prior']:.{digits}f} Jaccard "
+        f"{low['jaccard']:.2f}, prior {high['prior']:.{digits}f} Jaccard "
+        f"{high['jaccard']:.2f} (overlap with the set above; 1 = the same columns)"
+    )
+    return sensitivity
+
+
 def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     """``--chunksize``: the selector fitted on the Parquet file's batches of rows
     (``fit_chunks``), its labels from the target column read whole."""
@@ -235,14 +259,15 @@ def _run_streamed(request: SelectRequest, selector, notes: list[str]) -> int:
     labels = _prepare_labels(request.table, table.y)
     units = len(table.columns)
     if isinstance(request.k, int) and request.k > units:
-        _fail(f"-k {request.k} is more than the {units} features")
+        _fail(f"-k {request.k} is more than the {counted(units, 'feature')}")
     apply_k(selector, selector, request.spec, request.k, units)
     _print_notes("select", [*notes, *labels.notes, *table.notes])
     for line in labels.lines:
         print(line)
     print(
-        f"{request.method} on {request.table.path.name}: {table.n_rows} rows x {units} features, "
-        f"streamed {request.chunksize} rows at a time"
+        f"{request.method} on {request.table.path.name}: {counted(table.n_rows, 'row')} x "
+        f"{counted(units, 'feature')}, "
+        f"streamed {counted(request.chunksize, 'row')} at a time"
     )
     start = time.perf_counter()
     with _elapsed(request.method, enabled=request.table.progress):
@@ -303,7 +328,10 @@ def _print_columns(selector, names: list[str], seconds: float) -> None:
         if selector._is_greedy_ranker()
         else (f"{selector.aggregate} of its features' scores")
     )
-    print(f"\nselected {len(selector.columns_)} columns in {seconds:.2f} s (score: {label}):")
+    print(
+        f"\nselected {counted(len(selector.columns_), 'column')} in {seconds:.2f} s (score: "
+        f"{label}):"
+    )
     for rank, column in enumerate(selector.columns_, 1):
         own = [
             n
@@ -318,28 +346,27 @@ def _write_selected(request, shape, names, scores, source, label, prior_info):
     """``-o``: the selected features, their source columns and scores, and what was run."""
     meta = {
         "method": request.method,
-        "rows": int(shape[0]),
-        "features": int(shape[1]),
+        "rows": None if shape is None else int(shape[0]),
+        "features": None if shape is None else int(shape[1]),
         "class_prior": prior_info,
         "score": label,
         "parameters": {
             "k": request.k,
-            "random_state": request.table.random_state,
+            "random_state": None if request.table is None else request.table.random_state,
             **request.params,
         },
     }
     table = _selected_table(names, scores, source)
     _write_atomic(Path(request.output), request.output_format, table, meta)
-    print(f"wrote the {len(names)} selected features to {request.output}")
+    print(f"wrote the {counted(len(names), 'selected feature')} to {request.output}")
 
 
 def _write_outputs(request, selector, features, y, names, scores, label, prior_info):
     """``-o`` (the selected features), ``--reduced`` (the table reduced to them) and
     ``--save-model`` (the fitted preparation and selector)."""
     if request.output_format is not None:
-        _write_selected(
-            request, features.X.shape, names, scores, features.source, label, prior_info
-        )
+        shape, source = (None, {}) if features is None else (features.X.shape, features.source)
+        _write_selected(request, shape, names, scores, source, label, prior_info)
     if request.reduced is not None:
         # the table's column order, as `weakfs transform` writes it (-o lists the ranking)
         chosen = set(names)
@@ -348,7 +375,7 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
         if y is not None:
             reduced[str(y.name)] = y.reset_index(drop=True)
         write_table(request.reduced, request.reduced_format, reduced)
-        print(f"wrote the table reduced to {len(names)} features to {request.reduced}")
+        print(f"wrote the table reduced to {counted(len(names), 'feature')} to {request.reduced}")
     if request.save_model is not None:
         import joblib
         from sklearn.pipeline import Pipeline
@@ -383,26 +410,72 @@ def _board_row(path: Path) -> dict:
 
 
 def _run_from_board(request: SelectRequest) -> int:
-    """``--from-board``: the recommended row's features, exactly as the board wrote them."""
+    """``--from-board``: the recommended row's features, exactly as the board wrote them; the
+    table is read only to check them and for ``--reduced`` (nothing is refitted)."""
     path = Path(request.from_board)
     if not path.is_file():
         _fail(f"no such file: {path}")
     row = _board_row(path)
-    X, y, source_name = _read_table(request.table)
-    features = _prepare_features(request.table, X)
     names = [str(f) for f in row["features"]]
-    missing = [f for f in names if f not in features.X.columns]
-    if missing:
-        _fail(
-            f"the board's features {missing[:5]} are not columns of {source_name} as prepared "
-            "here: read the table with the options the board was made with"
-        )
+    features, y = None, None
+    if request.table is not None:
+        X, y, source_name = _read_table(request.table)
+        features = _prepare_features(request.table, X)
+        missing = [f for f in names if f not in features.X.columns]
+        if missing:
+            _fail(
+                f"the board's features {missing[:5]} are not columns of {source_name} as "
+                "prepared here: read the table with the options the board was made with"
+            )
     print(
         f"from the board {path.name}: {row['method']} at k={row['k']}, its recommended row "
         f"(features as the board wrote them: {row.get('features_from', 'refit on all rows')})"
     )
     scores = {name: float(row["score"]) for name in names}
     label = "the board's weak-label score of the row (the same for every feature)"
-    _print_selected(names, scores, label, 0.0)
+    _print_summary(names, written_to=request.output)
     _write_outputs(request, None, features, y, names, scores, label, None)
+    return 0
+
+
+#: names a summary shows before "and N more"
+SUMMARY_NAMES = 10
+
+
+def _print_summary(names: list[str], *, written_to: str | None) -> None:
+    """The count and the first few of ``names``, and where all of them go (a board's selection
+    can hold thousands of columns: they go to ``-o``, not the terminal)."""
+    shown = ", ".join(names[:SUMMARY_NAMES])
+    more = len(names) - SUMMARY_NAMES
+    print(f"\nselected {len(names)}: {shown}" + (f", and {more} more" if more > 0 else ""))
+    if written_to is None and more > 0:
+        print(f"-o FILE writes all {len(names)} (feature, column, score)")
+
+
+def _run_reference(request: SelectRequest) -> int:
+    """A board's reference row as a selection: ``all features`` (every column of the prepared
+    table) or ``random`` (-k columns drawn with --random-state), no fit."""
+    X, y, source_name = _read_table(request.table)
+    features = _prepare_features(request.table, X)
+    columns = [str(c) for c in features.X.columns]
+    if request.reference == "all features":
+        names = columns
+        print(f"all features of {source_name}: all {len(names)} of its features, no selection")
+    else:
+        k = request.k
+        if isinstance(k, float) and 0 < k < 1:
+            k = max(1, round(k * len(columns)))
+        if not isinstance(k, int) or not 1 <= k <= len(columns):
+            _fail(f"--method random draws -k columns: give -k between 1 and {len(columns)}")
+        import numpy as np
+
+        rng = np.random.RandomState(request.table.random_state)
+        drawn = set(rng.choice(len(columns), size=k, replace=False).tolist())
+        names = [c for j, c in enumerate(columns) if j in drawn]
+        print(
+            f"random: {k} of the {counted(len(columns), 'feature')} of {source_name}, drawn with "
+            f"--random-state {request.table.random_state} (the board's reference, not a selection)"
+        )
+    _print_summary(names, written_to=request.output)
+    _write_outputs(request, None, features, y, names, {}, request.reference, None)
     return 0

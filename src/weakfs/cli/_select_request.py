@@ -8,17 +8,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from weakfs._methods import MethodSpec, canonical_method, load_method_class
 from weakfs.cli._common import _fail, _parse_set, _refuse_overwriting
 from weakfs.cli._output import _output_format, table_format
-from weakfs.cli._selectors import (
-    SelectorSpec,
-    _load_class,
-    _resolve_method,
-    available_selectors,
-)
+from weakfs.cli._selectors import _resolve_method, available_selectors
 from weakfs.cli._table import PARQUET_SUFFIXES, TableRequest
 
 __all__ = ["SelectRequest", "parse_k"]
+
+
+#: the board's reference rows, which ``weakfs select`` runs too (under their spellings)
+BOARD_REFERENCES = {"all_features": "all features", "random": "random"}
 
 
 def parse_k(text: str | None) -> int | float | str | None:
@@ -85,9 +85,9 @@ class SelectRequest:
         selection (no fit).
     """
 
-    table: TableRequest
+    table: TableRequest | None
     method: str
-    spec: SelectorSpec
+    spec: MethodSpec | None
     prior_checks: bool = True
     k: int | float | str | None = None
     per_column: bool | None = None
@@ -100,22 +100,37 @@ class SelectRequest:
     save_model: str | None = None
     chunksize: int | None = None
     from_board: str | None = None
+    #: a board's reference row run as a selection ("all features", "random"); spec is None
+    reference: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> SelectRequest:
         """The request of parsed arguments; everything that can be checked without the data
         is checked here, before any work."""
-        method, spec = _resolve_method(args.method)
-        table = TableRequest.from_args(
-            args, method=method, labels=spec.labels, one_hot=spec.one_hot
-        )
-        _check_chunksize(args, method, spec)
+        reference = BOARD_REFERENCES.get(canonical_method(args.method))
+        if reference is not None:
+            method, spec, labels, one_hot = reference, None, "none", True
+            if args.save_model or args.chunksize:
+                _fail(f"{reference} is a board's reference: no --save-model or --chunksize")
+        else:
+            method, spec = _resolve_method(args.method)
+            labels, one_hot = spec.labels, spec.one_hot
+            _check_chunksize(args, method, spec)
         if args.from_board and (args.save_model or args.chunksize):
             _fail("--from-board takes the board's features: no --save-model or --chunksize")
+        table = None
+        if not (args.from_board and not args.path and not args.dataset):
+            table = TableRequest.from_args(args, method=method, labels=labels, one_hot=one_hot)
+        elif args.reduced:
+            _fail("--reduced writes the table reduced to the board's features: give the table")
         _refuse_overwriting(
-            table.path, output=args.output, reduced=args.reduced, save_model=args.save_model
+            None if table is None else table.path,
+            output=args.output,
+            reduced=args.reduced,
+            save_model=args.save_model,
         )
         return cls(
+            reference=reference,
             table=table,
             method=method,
             spec=spec,
@@ -134,18 +149,18 @@ class SelectRequest:
         )
 
 
-def _check_chunksize(args: argparse.Namespace, method: str, spec: SelectorSpec) -> None:
+def _check_chunksize(args: argparse.Namespace, method: str, spec: MethodSpec) -> None:
     """``--chunksize``: a Parquet file, a method that fits on chunks, and no option that needs
     the whole table."""
     if args.chunksize is None:
         return
     if args.chunksize < 1:
         _fail(f"--chunksize must be at least 1 row; got {args.chunksize}")
-    if not hasattr(_load_class(spec), "fit_chunks"):
+    if not hasattr(load_method_class(spec), "fit_chunks"):
         streamed = [
             name
             for name, other in available_selectors().items()
-            if hasattr(_load_class(other), "fit_chunks")
+            if hasattr(load_method_class(other), "fit_chunks")
         ]
         _fail(
             f"--chunksize streams the table for {', '.join(streamed)} only; {method} needs the "

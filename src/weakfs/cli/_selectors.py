@@ -11,36 +11,31 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 import pandas as pd
 
-from weakfs._methods import METHOD_ALIASES, METHODS, canonical_method, load_method_class
-from weakfs._methods import MethodSpec as SelectorSpec
+from weakfs._methods import METHODS, MethodSpec, canonical_method, load_method_class
 from weakfs.cli._common import _fail, _names
 
-#: the selectors ``weakfs select`` knows: weakfs's one method list (``weakfs._methods``), so
-#: every method a board shows can be run here under the same name
-SELECTORS: dict[str, SelectorSpec] = METHODS
-SELECTOR_ALIASES = METHOD_ALIASES
-_load_class = load_method_class
 
-
-def available_selectors() -> dict[str, SelectorSpec]:
+def available_selectors() -> dict[str, MethodSpec]:
+    """The selectors of weakfs's one method list (``weakfs._methods``) this installation has:
+    every method a board shows can be run by ``weakfs select`` under the same name."""
     found = {}
-    for name, spec in SELECTORS.items():
+    for name, spec in METHODS.items():
         try:
-            _load_class(spec)
+            load_method_class(spec)
         except (ImportError, AttributeError):
             continue
         found[name] = spec
     return found
 
 
-def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
+def _resolve_method(name: str) -> tuple[str, MethodSpec]:
     """``--method``: its current name (an alias resolved) and spec, if this installation has it.
     Only the method asked for is imported."""
     name = canonical_method(name)
-    spec = SELECTORS.get(name)
+    spec = METHODS.get(name)
     if spec is not None:
         try:
-            _load_class(spec)
+            load_method_class(spec)
         except (ImportError, AttributeError):
             spec = None
     if spec is None:
@@ -49,9 +44,24 @@ def _resolve_method(name: str) -> tuple[str, SelectorSpec]:
     return name, spec
 
 
+#: --set parameters a method reads only at another parameter's value: (method, parameter) ->
+#: (that parameter, its value)
+READ_ONLY_WITH = {("sewil", "n_features_to_select"): ("search", "fss")}
+
+
+def _refuse_unread_settings(method: str, model, params: Mapping[str, object]) -> None:
+    """A ``--set`` the chosen configuration would ignore without a word is refused."""
+    for (name, param), (other, value) in READ_ONLY_WITH.items():
+        if name == method and param in params and getattr(model, other) != value:
+            _fail(
+                f"{method} reads {param} only with --set {other}={value}; its {other}="
+                f"{getattr(model, other)!r} chooses the number of features itself"
+            )
+
+
 def _build_selector(
     method: str,
-    spec: SelectorSpec,
+    spec: MethodSpec,
     k,
     params: Mapping[str, object],
     *,
@@ -62,7 +72,7 @@ def _build_selector(
 ) -> tuple[object, object, list[str]]:
     """``(selector, model, notes)``: the model receives the options and ``--set`` (they are the
     same object unless the spec wraps the model in ``SelectFromModel``)."""
-    cls = _load_class(spec)
+    cls = load_method_class(spec)
     valid = cls().get_params(deep=False)
     unknown = [name for name in params if name not in valid]
     if unknown:
@@ -95,6 +105,7 @@ def _build_selector(
     model = cls(**kwargs)
     if hasattr(model, "_validate_params"):
         model._validate_params()  # a bad --set value fails now, not after reading the table
+    _refuse_unread_settings(method, model, params)
     if not spec.from_model:
         return model, model, notes
     from sklearn.feature_selection import SelectFromModel
@@ -126,7 +137,7 @@ def _takes_auto(cls, param: str) -> bool:
     return True
 
 
-def apply_k(selector, model, spec: SelectorSpec, k, n_units: int):
+def apply_k(selector, model, spec: MethodSpec, k, n_units: int):
     """Set ``k`` on the selector once the table's size is known: an int or a fraction becomes
     a number of features (the method's own default for None and ``"auto"``)."""
     if k is None or k == "auto":
@@ -178,15 +189,17 @@ def _estimate_prior(model, X: pd.DataFrame, labels: np.ndarray, *, progress: boo
         from weakfs.pu import ResolvedPrior
 
         return ResolvedPrior(float(params["prior"]), "given")
-    if params.get("risk", "nnPU") == "PN":
+    if params.get("risk") == "PN":  # the PU forest's PN risk reads no prior
         return "share of positives (risk='PN')"
     from weakfs.pu import resolve_class_prior
 
+    # the model's convention of the prior when it has one, else resolve_class_prior's default
+    convention = {"unlabeled": params["unlabeled"]} if "unlabeled" in params else {}
     with _elapsed("class prior (bbe)", enabled=progress):
         resolved = resolve_class_prior(
             X.to_numpy(dtype=np.float32),  # as the model validates X
             labels,
-            unlabeled=params.get("unlabeled", "all"),
+            **convention,
             interval=True,
             screen=True,  # as compare does, so the board's prior and this one agree
             random_state=params.get("random_state"),

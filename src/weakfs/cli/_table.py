@@ -20,6 +20,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from weakfs._columns import is_bool_column
+from weakfs._words import counted
 from weakfs.cli._common import _fail, _names
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -96,9 +97,7 @@ class TableRequest:
             _fail(f"give a CSV/Parquet file or --dataset NAME{_swallowed_file_hint(args)}")
         if args.max_categories < 1:
             _fail(f"--max-categories must be at least 1; got {args.max_categories}")
-        sep = None if args.sep is None else args.sep.encode().decode("unicode_escape")
-        if sep is not None and len(sep) != 1:
-            _fail(f"--sep takes one character (',', ';', '\\t', '|'); got {args.sep!r}")
+        sep = parse_separator(args.sep)
         return cls(
             method=method,
             labels=labels,
@@ -128,11 +127,7 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
     and ``--prior``."""
     parser.add_argument("path", nargs="?", help="CSV or Parquet file")
     parser.add_argument("--dataset", help="a bundled or staged dataset instead of a file")
-    parser.add_argument(
-        "--sep",
-        metavar="CHAR",
-        help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
-    )
+    add_csv_options(parser)
     lab = parser.add_argument_group("labels")
     lab.add_argument("--target", help="label column (file input)")
     lab.add_argument(
@@ -141,12 +136,11 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
         help="target value of the (labeled) positives, read as the column's type "
         "(True/False, text, number); PU methods",
     )
-    lab.add_argument(
-        "--negative",
-        metavar="VALUE",
-        help="target value of labeled negatives, for semi-supervised methods (the other values "
-        "and blanks are unlabeled); PU methods read no negatives",
-    )
+    negative = "target value of labeled negatives, for semi-supervised methods (the other values "
+    negative += "and blanks are unlabeled); PU methods read no negatives"
+    if command == "compare":
+        negative += "; with it, compare runs the semi-supervised selectors instead of the PU ones"
+    lab.add_argument("--negative", metavar="VALUE", help=negative)
     simulate = "simulate weak labels from a fully labelled target: keep this share of the "
     simulate += "positives' labels (SCAR), hide the rest"
     if command == "compare":
@@ -158,12 +152,6 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
         help="class prior P(y=1) for methods that use one"
         + (" and for the PU score" if command == "compare" else "")
         + " (default: auto, estimated)",
-    )
-    parser.add_argument(
-        "--decimal",
-        default=".",
-        metavar="CHAR",
-        help="decimal mark of a CSV file's numbers: '.' (default) or ',' (1,5)",
     )
     col = parser.add_argument_group("columns")
     col.add_argument("--drop", nargs="+", default=[], metavar="COL", help="leave these out")
@@ -196,6 +184,29 @@ def add_table_options(parser: argparse.ArgumentParser, *, command: str) -> None:
     run = parser.add_argument_group("run")
     run.add_argument("--random-state", type=int, default=0, metavar="SEED", help="default 0")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def add_csv_options(parser: argparse.ArgumentParser) -> None:
+    """``--sep`` and ``--decimal``: how a CSV file is read (every subcommand that reads one)."""
+    parser.add_argument(
+        "--sep",
+        metavar="CHAR",
+        help="separator of a CSV file (default: detected among , ; tab |; '\\t' for tab)",
+    )
+    parser.add_argument(
+        "--decimal",
+        default=".",
+        metavar="CHAR",
+        help="decimal mark of a CSV file's numbers: '.' (default) or ',' (1,5)",
+    )
+
+
+def parse_separator(text: str | None) -> str | None:
+    """``--sep``: one character (``'\\t'`` written as such), or None to detect it."""
+    sep = None if text is None else text.encode().decode("unicode_escape")
+    if sep is not None and len(sep) != 1:
+        _fail(f"--sep takes one character (',', ';', '\\t', '|'); got {text!r}")
+    return sep
 
 
 def _parse_decimal(text: str) -> str:
@@ -286,34 +297,11 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
         y = pd.Series(y, name=getattr(y, "name", None) or "y")
         return X, y, request.dataset
     path = request.path
-    if not path.is_file():
-        _fail(f"no such file: {path}")
-    try:
-        if path.suffix.lower() in PARQUET_SUFFIXES:
-            _require_parquet(f"reading {path.name}")
-            frame = pd.read_parquet(path)
-        else:
-            sep = request.sep or _detect_separator(path)
-            if sep == request.decimal:
-                _fail(f"the separator and --decimal are both {sep!r}: give --sep")
-            frame = pd.read_csv(path, sep=sep, decimal=request.decimal, low_memory=False)
-    except pd.errors.EmptyDataError:
-        _fail(f"{path.name} is empty (no header, no rows)")
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
-    frame.columns = [str(c) for c in frame.columns]
-    csv = path.suffix.lower() not in PARQUET_SUFFIXES
-    one_column = frame.shape[1] == 1 and frame.columns[0] != request.target
-    if one_column and not request.sep and csv:
-        _fail(
-            f"{path.name} reads as one column ({str(frame.columns[0])[:60]!r}): its separator "
-            "is none of comma, semicolon, tab or pipe; give --sep"
-        )
-    if csv and request.decimal == ".":
-        _refuse_decimal_commas(frame, path.name)
+    frame, sep = read_file(path, sep=request.sep, decimal=request.decimal, target=request.target)
+    csv = sep is not None
     target = request.target
     if target is not None and target not in frame.columns:
-        how = _how_read(path, sep, frame) if csv else f"{frame.shape[1]} columns"
+        how = _how_read(path, sep, frame) if csv else f"{counted(frame.shape[1], 'column')}"
         _fail(
             f"target column {target!r} not in {path.name} ({how}); columns: {_names(frame.columns)}"
         )
@@ -323,6 +311,43 @@ def _read_table(request: TableRequest) -> tuple[pd.DataFrame, pd.Series | None, 
 
 
 _DECIMAL_COMMA = r"^\s*[-+]?\d+,\d+\s*$"
+
+
+def read_file(
+    path: Path, *, sep: str | None, decimal: str, target: str | None = None
+) -> tuple[pd.DataFrame, str | None]:
+    """A CSV or Parquet file as a frame with text column names, and the separator a CSV file
+    was read with (``sep``, or detected among comma, semicolon, tab and pipe; None for
+    Parquet).  Refused with a one-line error: a missing, empty or unreadable file, a separator
+    equal to the decimal mark, a CSV file read as one column (other than ``target``) when its
+    separator was detected, and numbers written with a decimal comma read as text."""
+    if not path.is_file():
+        _fail(f"no such file: {path}")
+    csv = path.suffix.lower() not in PARQUET_SUFFIXES
+    used = None
+    try:
+        if not csv:
+            _require_parquet(f"reading {path.name}")
+            frame = pd.read_parquet(path)
+        else:
+            used = sep or _detect_separator(path)
+            if used == decimal:
+                _fail(f"the separator and --decimal are both {used!r}: give --sep")
+            frame = pd.read_csv(path, sep=used, decimal=decimal, low_memory=False)
+    except pd.errors.EmptyDataError:
+        _fail(f"{path.name} is empty (no header, no rows)")
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        _fail(f"{path.name} is not a readable CSV table: {str(exc).strip()}")
+    frame.columns = [str(c) for c in frame.columns]
+    one_column = frame.shape[1] == 1 and frame.columns[0] != target
+    if one_column and not sep and csv:
+        _fail(
+            f"{path.name} reads as one column ({str(frame.columns[0])[:60]!r}): its separator "
+            "is none of comma, semicolon, tab or pipe; give --sep"
+        )
+    if csv and decimal == ".":
+        _refuse_decimal_commas(frame, path.name)
+    return frame, used
 
 
 def _refuse_decimal_commas(frame: pd.DataFrame, name: str) -> None:
@@ -345,14 +370,15 @@ def _refuse_decimal_commas(frame: pd.DataFrame, name: str) -> None:
 
 def _how_read(path, sep: str, frame: pd.DataFrame) -> str:
     """How a CSV file was read, and the separator its header suggests when that is another."""
-    said = f"read as {frame.shape[1]} columns with separator {_separator_name(sep)}"
+    said = f"read as {counted(frame.shape[1], 'column')} with separator {_separator_name(sep)}"
     with open(path, encoding="utf-8", errors="replace") as handle:
         header = handle.readline()
     counts = {other: header.count(other) for other in _SEPARATORS}
     likely = max(counts, key=lambda other: counts[other])
     if likely != sep and counts[likely] + 1 > frame.shape[1]:
         said += (
-            f"; its header splits into {counts[likely] + 1} columns at {_separator_name(likely)}"
+            f"; its header splits into {counted(counts[likely] + 1, 'column')} at "
+            f"{_separator_name(likely)}"
             f": try --sep '{likely}'"
             if likely != "\t"
             else ": try --sep '\\t'"
@@ -367,7 +393,7 @@ def _check_not_empty(request: TableRequest, X: pd.DataFrame, source: str, target
     besides = f" besides the target {target!r}" if target is not None else ""
     what = "rows" if X.shape[0] == 0 else f"feature columns{besides}"
     _fail(
-        f"{source} has no {what} ({X.shape[0]} rows, {X.shape[1]} feature columns): "
+        f"{source} has no {what} ({counted(X.shape[0], 'row')}, {X.shape[1]} feature columns): "
         f"{request.method} has nothing to work on"
     )
 

@@ -6,9 +6,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from weakfs._words import counted
 from weakfs.cli._common import _fail, _names, _print_notes, _refuse_overwriting
 from weakfs.cli._output import table_format, write_table
-from weakfs.cli._table import _parse_decimal
+from weakfs.cli._table import _how_read, _parse_decimal, add_csv_options, parse_separator, read_file
 
 #: how ``weakfs`` adds the subcommand (``add_subparsers().add_parser(name, **PARSER)``)
 PARSER = {
@@ -24,10 +25,7 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("model", help="file written by weakfs select --save-model")
     parser.add_argument("table", help="CSV or Parquet file with the columns of the fit table")
     parser.add_argument("-o", "--output", required=True, help="reduced table (.csv or .parquet)")
-    parser.add_argument("--sep", metavar="CHAR", help="separator of a CSV file (default: detected)")
-    parser.add_argument(
-        "--decimal", default=".", metavar="CHAR", help="decimal mark of a CSV file ('.' or ',')"
-    )
+    add_csv_options(parser)
     parser.add_argument(
         "--with",
         dest="carry",
@@ -63,7 +61,7 @@ class TransformRequest:
             table=Path(args.table),
             output=args.output,
             output_format=table_format(args.output, "-o"),
-            sep=None if args.sep is None else args.sep.encode().decode("unicode_escape"),
+            sep=parse_separator(args.sep),
             carry=tuple(args.carry),
             decimal=_parse_decimal(args.decimal),
         )
@@ -76,9 +74,6 @@ def main(args: argparse.Namespace) -> int:
 
 def run(request: TransformRequest) -> int:
     import joblib
-    import pandas as pd
-
-    from weakfs.cli._table import PARQUET_SUFFIXES, _detect_separator, _how_read
 
     try:
         pipeline = joblib.load(request.model)
@@ -87,20 +82,11 @@ def run(request: TransformRequest) -> int:
     prepare = getattr(pipeline, "named_steps", {}).get("prepare")
     if prepare is None:
         _fail(f"{request.model} is not a model saved by weakfs select --save-model")
-    if not request.table.is_file():
-        _fail(f"no such file: {request.table}")
-    if request.table.suffix.lower() in PARQUET_SUFFIXES:
-        frame = pd.read_parquet(request.table)
-    else:
-        sep = request.sep or _detect_separator(request.table)
-        frame = pd.read_csv(request.table, sep=sep, decimal=request.decimal, low_memory=False)
-    frame.columns = [str(c) for c in frame.columns]
+    frame, sep = read_file(request.table, sep=request.sep, decimal=request.decimal)
     needed = [str(c) for c in getattr(prepare, "feature_names_in_", [])]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        how = ""
-        if request.table.suffix.lower() not in PARQUET_SUFFIXES:
-            how = f" ({_how_read(request.table, sep, frame)})"
+        how = "" if sep is None else f" ({_how_read(request.table, sep, frame)})"
         _fail(
             f"{request.table.name}{how} lacks the column(s) {_names(map(repr, missing))} of the fit"
         )
@@ -119,5 +105,8 @@ def run(request: TransformRequest) -> int:
     for column in request.carry:
         reduced[column] = frame[column].reset_index(drop=True)
     write_table(request.output, request.output_format, reduced)
-    print(f"wrote {reduced.shape[0]} rows x {reduced.shape[1]} columns to {request.output}")
+    print(
+        f"wrote {counted(reduced.shape[0], 'row')} x {counted(reduced.shape[1], 'column')} to "
+        f"{request.output}"
+    )
     return 0

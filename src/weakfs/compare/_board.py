@@ -80,11 +80,21 @@ def _t(n_folds: int) -> float:
     return float(stats.t.ppf(0.5 + CONFIDENCE / 2.0, max(n_folds - 1, 1)))
 
 
-def _scores(frame: pd.DataFrame, n_folds: int) -> np.ndarray:
+def _scores(frame: pd.DataFrame, n_folds: int, column: str = "score") -> np.ndarray:
     """A row's scores in fold order (NaN where a fold is missing)."""
     out = np.full(n_folds, np.nan)
-    out[frame["fold"].to_numpy()] = frame["score"].to_numpy()
+    out[frame["fold"].to_numpy()] = frame[column].to_numpy()
     return out
+
+
+def _interval(scores: np.ndarray, test_share: float, t: float, bounds) -> tuple[float, float]:
+    """The mean's interval from its fold ``scores`` within ``bounds``; NaN, not a zero width,
+    from fewer than two distinct fold scores (nothing to measure a spread on)."""
+    seen = scores[np.isfinite(scores)]
+    if np.unique(seen).size < 2:
+        return np.nan, np.nan
+    mean, se = float(seen.mean()), _corrected_se(seen, test_share)
+    return max(mean - t * se, bounds[0]), min(mean + t * se, bounds[1])
 
 
 def _tied(candidate: np.ndarray, best: np.ndarray, test_share: float) -> bool:
@@ -126,38 +136,42 @@ def build_board(
 ) -> tuple[pd.DataFrame, str | None]:
     """The board and, when the labels cannot separate the candidates, the sentence saying so.
 
-    ``records`` hold ``(method, fold, k, score, raw_score, truth, seconds, columns)``;
+    ``records`` are the folds' ``FoldRow`` (``method, fold, k, score, raw_score, truth,
+    seconds, columns``);
     ``score_range`` bounds the scores' intervals (an accuracy's to [0, 1]; the prior-corrected
     AUC is an estimate that can exceed 1 and is left unbounded).
     """
-    columns = ["method", "fold", "k", "score", "raw_score", "truth", "s", "cols"]
+    columns = ["method", "fold", "k", "score", "raw_score", "truth", "seconds", "columns"]
     frame = pd.DataFrame(records, columns=columns)
     order = {m: i for i, m in enumerate([*method_order, RANDOM, ALL_FEATURES])}
     rows, fold_scores = [], {}
     t = _t(n_folds)
     for (method, k), g in frame.groupby(["method", "k"], sort=False):
         supports = np.zeros((len(g), n_features), dtype=bool)
-        for i, cols in enumerate(g["cols"]):
+        for i, cols in enumerate(g["columns"]):
             supports[i, cols] = True
         stab = selection_stability(supports) if len(g) > 1 else None
         frequency = supports.mean(axis=0)
         size = round(float(supports.sum(axis=1).mean()))  # k, or a wrapper's mean size
         chosen = [names[j] for j in np.argsort(-frequency, kind="stable")[:size]]
         scores = _scores(g, n_folds)
-        se = _corrected_se(scores[np.isfinite(scores)], test_share)
         mean = float(np.nanmean(scores))
+        low, high = _interval(scores, test_share, t, score_range)
+        raw_low, raw_high = _interval(_scores(g, n_folds, "raw_score"), test_share, t, (0.0, 1.0))
         row = {
             "method": method,
             "k": int(k),
             "score": mean,
             "score_sd": float(np.nanstd(scores, ddof=1)) if len(g) > 1 else np.nan,
-            "score_low": max(mean - t * se, score_range[0]),
-            "score_high": min(mean + t * se, score_range[1]),
+            "score_low": low,
+            "score_high": high,
             "raw_score": float(g["raw_score"].mean()),
+            "raw_score_low": raw_low,
+            "raw_score_high": raw_high,
             "stability": np.nan if stab is None else stab.value,
             "stability_low": np.nan if stab is None else stab.low,
             "stability_high": np.nan if stab is None else stab.high,
-            "seconds": g["s"].mean(),
+            "seconds": g["seconds"].mean(),
             "features_in_folds": [] if method == RANDOM else chosen,
         }
         if with_truth:

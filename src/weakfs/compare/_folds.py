@@ -24,7 +24,9 @@ from weakfs.metrics import pu_roc_auc_score
 __all__ = [
     "SCREEN_COLUMNS",
     "Failed",
+    "FoldRow",
     "FoldRows",
+    "FoldTask",
     "Scorer",
     "Skipped",
     "add_method_records",
@@ -81,6 +83,38 @@ class Scorer:
         return self if fixed is None else Scorer(self.kind, fixed(), self.prior, self.y_true)
 
 
+class FoldTask(NamedTuple):
+    """What one fold's task reads: a method (its settings, the prior it reads and its seed) on
+    the training and test rows of ``(X, y)`` at the sizes ``ks``, scored by ``scorer``, and not
+    started past the wall-clock ``deadline``.  The references' task has ``method`` None."""
+
+    method: str | None
+    fold: int
+    settings: dict
+    prior: float | None
+    seed: int
+    X: np.ndarray
+    y: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    ks: list[int]
+    scorer: Scorer
+    deadline: float | None
+
+
+class FoldRow(NamedTuple):
+    """One row's result on one fold: the board's record."""
+
+    method: str
+    fold: int
+    k: int
+    score: float
+    raw_score: float
+    truth: float
+    seconds: float
+    columns: np.ndarray
+
+
 class Skipped(NamedTuple):
     """A task that found the budget's deadline passed before it started."""
 
@@ -92,8 +126,9 @@ class Failed(NamedTuple):
 
 
 class FoldRows(list):
-    """A method's rows on one fold; ``tied`` is the most selected columns that were ties filled
-    in column order rather than chosen (a selector's ``n_tied_selected_``), for the notes."""
+    """A method's :class:`FoldRow` on one fold; ``tied`` is the most selected columns that were
+    ties filled in column order rather than chosen (a selector's ``n_tied_selected_``), for the
+    notes."""
 
     tied = 0
 
@@ -112,14 +147,14 @@ def past(deadline: float | None) -> bool:
     return deadline is not None and time.time() > deadline
 
 
-def method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, deadline):
-    """One method on one fold: rows of (k, score, raw score, truth, seconds, support); a
-    :class:`Skipped` past the deadline, a :class:`Failed` when the fit raises (one selector
-    failing on a table leaves it out instead of ending the comparison)."""
-    if past(deadline):
+def method_fold(task: FoldTask) -> FoldRows | Skipped | Failed:
+    """One method on one fold: its :class:`FoldRow` per k; a :class:`Skipped` past the deadline,
+    a :class:`Failed` when the fit raises (one selector failing on a table leaves it out instead
+    of ending the comparison)."""
+    if past(task.deadline):
         return Skipped()
     try:
-        return _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer)
+        return _fit_and_score(task)
     except Exception as exc:  # any selector's failure is reported, not raised
         return Failed(first_line(exc))
 
@@ -129,7 +164,9 @@ def method_fold(name, settings, prior, seed, X, y, train, test, ks, scorer, dead
 SCREEN_COLUMNS = 2000
 
 
-def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
+def _fit_and_score(task: FoldTask) -> FoldRows:
+    name, settings, prior, seed, ks = task.method, task.settings, task.prior, task.seed, task.ks
+    X, y, train, test, scorer = task.X, task.y, task.train, task.test, task.scorer
     spec = METHODS[name]
     Xtr, ytr = _safe_indexing(X, train), y[train]
     d = Xtr.shape[1]
@@ -151,7 +188,8 @@ def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
         seconds = time.perf_counter() - start + screen_seconds
         for k in ks:
             cols = np.arange(d) if k == d else np.sort(order[:k])
-            rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
+            scores = scorer(X, y, train, test, cols)
+            rows.append(FoldRow(name, task.fold, k, *scores, seconds, cols))
         return rows
     fitted = {}  # a method that chooses its own number of features (SEW-IL) ignores k: one fit
     for k in ks:
@@ -166,7 +204,8 @@ def _fit_and_score(name, settings, prior, seed, X, y, train, test, ks, scorer):
             cols = kept[np.flatnonzero(est.get_support())]
             fitted[k_fit] = (cols, time.perf_counter() - start + screen_seconds)
         cols, seconds = fitted[k_fit]
-        rows.append((k, *scorer(X, y, train, test, cols), seconds, cols))
+        scores = scorer(X, y, train, test, cols)
+        rows.append(FoldRow(name, task.fold, k, *scores, seconds, cols))
     return rows
 
 
@@ -175,9 +214,10 @@ def first_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}"
 
 
-def add_method_records(records, notes, m, results) -> None:
-    """Add a method's fold rows to ``records``, or none of them (with a note) when a fold failed
-    or was not reached in the budget: a method is compared only on every fold."""
+def add_method_records(records: list, notes: list, m: str, results: list) -> None:
+    """Add a method's :class:`FoldRow` on every fold to ``records``, or none of them (with a
+    note) when a fold failed or was not reached in the budget: a method is compared only on every
+    fold."""
     failed = [(f, r) for f, r in enumerate(results) if isinstance(r, Failed)]
     if failed:
         f, r = failed[0]
@@ -187,8 +227,8 @@ def add_method_records(records, notes, m, results) -> None:
         done = sum(not isinstance(r, Skipped) for r in results)
         notes.append(f"{m} left out for the budget: {done} of {len(results)} folds ran in time")
         return
-    for f, fold_rows in enumerate(results):
-        records += [(m, f, *row) for row in fold_rows]
+    for fold_rows in results:
+        records += fold_rows
     tied = [getattr(fold_rows, "tied", 0) for fold_rows in results]
     if any(tied):
         notes.append(tied_note(m, f"on {sum(map(bool, tied))} of {len(tied)} folds", max(tied)))
@@ -209,24 +249,27 @@ def has_tied_note(notes: list, m: str) -> bool:
 
 
 def reference_fold(
-    n_random, seed, X, y, train, test, ks, scorer, d, deadline, *, expected=0.0, all_features=None
-):
+    task: FoldTask, n_random: int, *, expected: float = 0.0, all_features: tuple | None = None
+) -> list[FoldRow] | Skipped:
     """Random selection (mean of ``n_random`` draws per k) and all features on one fold.
 
-    :class:`Skipped` when the fold cannot end by the ``deadline``: it has passed, or is nearer
-    than the fold's ``expected`` seconds (a started fold is not interrupted).  ``all_features``:
-    this fold's ``(score, raw score, truth, seconds)`` of every column when already scored (by
-    the budget's plan), not fitted again.
+    :class:`Skipped` when the fold cannot end by the task's deadline: it has passed, or is
+    nearer than the fold's ``expected`` seconds (a started fold is not interrupted).
+    ``all_features``: this fold's ``(score, raw score, truth, seconds)`` of every column when
+    already scored (by the budget's plan), not fitted again.
     """
+    deadline, f = task.deadline, task.fold
     if past(None if deadline is None else deadline - expected):
         return Skipped()
-    rng = np.random.RandomState(seed)
+    X, y, train, test, ks, scorer = task.X, task.y, task.train, task.test, task.ks, task.scorer
+    d = X.shape[1]
+    rng = np.random.RandomState(task.seed)
     rows = []
     start = time.perf_counter()
     if all_features is None:
         score, raw, truth = scorer(X, y, train, test, np.arange(d))
         all_features = (score, raw, truth, time.perf_counter() - start)
-    rows.append((ALL_FEATURES, d, *all_features, np.arange(d)))
+    rows.append(FoldRow(ALL_FEATURES, f, d, *all_features, np.arange(d)))
     for k in ks:
         draws = [np.sort(rng.choice(d, size=k, replace=False)) for _ in range(n_random)]
         start = time.perf_counter()
@@ -234,5 +277,5 @@ def reference_fold(
         same_size = scorer.keeping_choices_of(fitted)
         results = [first] + [same_size(X, y, train, test, cols) for cols in draws[1:]]
         seconds = (time.perf_counter() - start) / n_random
-        rows.append((RANDOM, k, *np.mean(results, axis=0), seconds, draws[0]))
+        rows.append(FoldRow(RANDOM, f, k, *np.mean(results, axis=0), seconds, draws[0]))
     return rows

@@ -15,12 +15,15 @@ rows.  Every step checks the deadline; what cannot run in the budget is left out
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
+from weakfs._labels import check_weak_labels
 from weakfs._validation import spawn_seeds
 from weakfs.compare._board import (
     ALL_FEATURES,
@@ -28,18 +31,17 @@ from weakfs.compare._board import (
     build_board,
     n_repeats_for,
 )
+from weakfs.compare._budget import plan_budget, plan_references, probe_wrappers
 from weakfs.compare._folds import (
     Scorer,
 )
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._model import WeakLabelLogisticRegression
+from weakfs.compare._plan import Plan
 from weakfs.compare._steps import (
-    Plan,
-    plan_budget,
-    plan_references,
-    probe_wrappers,
     refit_candidates,
     score_deferred_rankers,
+    score_more_folds,
     score_rankers,
     score_references,
     score_wrappers,
@@ -47,28 +49,15 @@ from weakfs.compare._steps import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.model_selection import PUStratifiedKFold
 
-__all__ = ["ALL_FEATURES", "RANDOM", "compare_selectors"]
+__all__ = ["ALL_FEATURES", "MIN_BUDGET_SECONDS", "RANDOM", "compare_selectors"]
 
 #: the smallest budget a comparison can run in
-_MIN_SECONDS = 5.0
+MIN_BUDGET_SECONDS = 5.0
 #: the largest k of the default grid
 MAX_DEFAULT_K = 200
 #: the share of the budget the class prior's bootstrap interval may take (its resamples are
 #: as many as fit, 100 at most)
 PRIOR_INTERVAL_SHARE = 0.1
-
-
-def _label_kind(y) -> str:
-    values = np.asarray(y)
-    classes = set(np.unique(values[values != -1]).tolist()) if values.size else set()
-    if np.any(values == -1) and len(classes) >= 2:
-        return "semi"
-    if classes <= {0, 1} and np.any(values == 1):
-        return "pu"
-    raise ValueError(
-        "compare reads PU labels (1 = labeled positive, 0 = unlabeled) or semi-supervised labels "
-        f"(-1 = unlabeled, at least two classes); y holds {sorted(map(str, classes))[:6]}"
-    )
 
 
 def _validate(X, y, methods, ks, budget, y_true):
@@ -79,13 +68,23 @@ def _validate(X, y, methods, ks, budget, y_true):
     X = X.to_numpy(dtype=float) if hasattr(X, "to_numpy") else np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] == 0:
         raise ValueError(f"X must be a table with at least one column; got shape {X.shape}")
+    if X.shape[0] == 0:
+        raise ValueError("the table has no rows: there is nothing to compare selectors on")
+    missing = ~np.isfinite(X)
+    if missing.any():
+        columns = np.flatnonzero(missing.any(axis=0))
+        shown = ", ".join((names or [f"x{j}" for j in range(X.shape[1])])[j] for j in columns[:5])
+        raise ValueError(
+            f"X holds {int(missing.sum())} missing or infinite values (NaN, inf) in "
+            f"{columns.size} column(s) ({shown}{', ...' if columns.size > 5 else ''}): impute "
+            "them or drop those rows or columns first"
+        )
     names = names or [f"x{j}" for j in range(X.shape[1])]
     y = np.asarray(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
     d = X.shape[1]
-    kind = _label_kind(y)
-    y = y.astype(int)
+    kind, y = check_weak_labels(y)
     chosen = applicable_methods(kind, methods)
     if not chosen:
         raise ValueError(f"no selector reads {kind} labels")
@@ -94,10 +93,10 @@ def _validate(X, y, methods, ks, budget, y_true):
     ks = default_k_grid(min(d, MAX_DEFAULT_K), 8) if ks is None else sorted({int(k) for k in ks})
     if ks[0] < 1 or ks[-1] > d:
         raise ValueError(f"k must lie in [1, {d}] (the number of columns); got {ks}")
-    if budget is not None and not (np.isfinite(budget) and budget >= _MIN_SECONDS):
+    if budget is not None and not (np.isfinite(budget) and budget >= MIN_BUDGET_SECONDS):
         raise ValueError(
             f"a budget of {budget!r} s cannot be met: give a number of seconds, at least "
-            f"{_MIN_SECONDS:g} (or None for no budget)"
+            f"{MIN_BUDGET_SECONDS:g} (or None for no budget)"
         )
     if y_true is not None:
         y_true = np.asarray(y_true)
@@ -117,6 +116,10 @@ def _validate(X, y, methods, ks, budget, y_true):
 MIN_LABELED = 2
 
 
+@validate_params(
+    {"y": ["array-like"], "kind": [StrOptions({"pu", "semi"})]},
+    prefer_skip_nested_validation=True,
+)
 def rarest_labeled_group(y, kind: str) -> int:
     """Rows in the board's rarest stratum: the labeled positives or the unlabeled rows of PU
     labels (``kind="pu"``), the rarest class (unlabeled rows included) of semi-supervised ones.
@@ -188,6 +191,30 @@ def _validate_settings(settings) -> dict:
     return checked
 
 
+def _one_row_for_their_own_size(board: pd.DataFrame) -> pd.DataFrame:
+    """A method that chooses its own number of features (SEW-IL) fits the same selection at
+    every k: its rows are the same columns, so only its automatic-k row stays."""
+    own = [m for m in dict.fromkeys(board["method"]) if m in METHODS and not METHODS[m].k_param]
+    same = board["method"].isin(own) & (board["k_rule"] != "auto")
+    return board[~same].reset_index(drop=True)
+
+
+def _resolve_prior(X, y, prior, with_interval: bool, budget, random_state):
+    """The board's :class:`~weakfs.pu.ResolvedPrior`: its bootstrap interval gets a share of
+    the budget (100 resamples of a 7,129-column estimate took 91 s on ALLAML)."""
+    from weakfs.pu import resolve_class_prior
+
+    return resolve_class_prior(
+        X,
+        y,
+        prior,
+        interval=with_interval,
+        screen=True,
+        interval_seconds=None if budget is None else PRIOR_INTERVAL_SHARE * budget,
+        random_state=random_state,
+    )
+
+
 def _default_scoring_model(kind: str):
     """The board's model: on PU labels with its ``C`` chosen on them (see ``_model``); on
     semi-supervised labels, fitted on the few labeled rows, the standard model."""
@@ -205,6 +232,28 @@ def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
     return splits
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "methods": ["array-like", None],
+        "ks": ["array-like", None],
+        "model": [HasMethods(["fit"]), None],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "n_repeats": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "prior": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
+        "prior_interval": ["boolean"],
+        "n_random": [Interval(Integral, 1, None, closed="left")],
+        "y_true": ["array-like", None],
+        "budget": [Interval(Real, MIN_BUDGET_SECONDS, None, closed="left"), None],
+        "settings": [dict, None],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+        "progress": ["boolean"],
+    },
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
+)
 def compare_selectors(
     X,
     y,
@@ -223,7 +272,6 @@ def compare_selectors(
     n_jobs=None,
     random_state=0,
     progress: bool = False,
-    notes: list | None = None,
 ) -> pd.DataFrame:
     """Compare the weak-label selectors on ``(X, y)``, judged by a score of the weak labels alone.
 
@@ -264,7 +312,7 @@ def compare_selectors(
     budget : float or None, default=300
         Seconds for the whole comparison, a wall-clock deadline every step checks: the
         wrappers (FSCPU, SEW-IL, GKF-PUAL) get the time the references and rankers leave, their
-        iterations scaled to fit (the settings chosen are reported in ``notes``); a method that
+        iterations scaled to fit (the settings chosen are in ``attrs["notes"]``); a method that
         cannot finish in time is left out with a note.  ``None``: every method at its defaults.
     settings : dict, optional
         ``{method: {setting: value}}``: settings that replace a method's defaults (e.g.
@@ -280,9 +328,6 @@ def compare_selectors(
         Seeds the folds, the random reference and the selectors.
     progress : bool, default=False
         Progress bars on stderr.
-    notes : list, optional
-        Receives sentences about what was done (the prior, budgeted settings, skipped methods,
-        and whether the labels can tell the selectors apart).
 
     Returns
     -------
@@ -291,14 +336,19 @@ def compare_selectors(
         method's automatic rule picks, else ``"fixed"``), ``score`` (mean over the folds),
         ``score_sd``, ``score_low`` and ``score_high`` (its 90 % interval, corrected for the
         folds' overlap), ``raw_score`` (PU: the AUC of labeled against unlabeled rows, which
-        needs no prior; semi-supervised: the score), ``truth`` and ``truth_sd`` (with
+        needs no prior; semi-supervised: the score) with ``raw_score_low`` and
+        ``raw_score_high`` (an interval is NaN from fewer than two distinct fold scores: "too
+        few folds"), ``truth`` and ``truth_sd`` (with
         ``y_true``), ``stability`` with ``stability_low``/``stability_high``, ``seconds`` (per
         fold), ``tied`` (in the top group: not found worse than the best candidate),
         ``recommended`` (exactly one row), ``features`` and ``features_from`` (the columns a
         refit on all rows selects for the automatic-k rows, else those chosen in the most
         folds), ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
         prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
-        (``prior_resolved``, None for semi-supervised labels), the notes, ``verdict`` (the
+        (``prior_resolved``, None for semi-supervised labels), ``notes`` (sentences about what
+        was done: the prior, budgeted settings, methods left out, and whether the labels can
+        tell the selectors apart), ``selectors_ran`` (the selectors with rows: empty when every
+        one was left out, and the board holds only the references), ``verdict`` (the
         sentence when the labels cannot tell the candidates apart, else None), ``folds`` and
         ``fold_scores`` (every row's score, raw score and truth on each fold, as columns of a
         dict, ``pd.DataFrame(board.attrs["fold_scores"])``: one line per ``(method, k, fold)``,
@@ -319,29 +369,15 @@ def compare_selectors(
     """
     started = time.time()
     deadline = None if budget is None else started + float(budget)
-    notes = [] if notes is None else notes
+    notes: list[str] = []
     X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
     fixed_settings = _validate_settings(settings)
     n_labeled = int(np.sum(y == 1)) if kind == "pu" else int(np.sum(y != -1))
     cv = _folds_for_labels(y, kind, cv, notes)
     repeats = n_repeats_for(n_labeled) if n_repeats == "auto" else int(n_repeats)
-    if repeats < 1:
-        raise ValueError(f"n_repeats must be at least 1 or 'auto'; got {n_repeats!r}")
     resolved = None
     if kind == "pu":
-        from weakfs.pu import resolve_class_prior
-
-        # the prior's bootstrap interval gets a share of the budget (100 resamples of a
-        # 7,129-column estimate took 91 s on ALLAML)
-        resolved = resolve_class_prior(
-            X,
-            y,
-            prior,
-            interval=prior_interval,
-            screen=True,
-            interval_seconds=None if deadline is None else PRIOR_INTERVAL_SHARE * budget,
-            random_state=random_state,
-        )
+        resolved = _resolve_prior(X, y, prior, prior_interval, budget, random_state)
         notes.append(f"class prior used: {resolved.value:.4g} ({resolved.how})")
     splits = _folds(X, y, kind, cv, repeats, random_state)
     plan = Plan(
@@ -374,11 +410,16 @@ def compare_selectors(
     # the wrappers' cheapest runs are probed first: one that cannot fit reserves no time
     wrappers = probe_wrappers(plan, [m for m in chosen if m not in rankers])
     # the references first: a board needs them, and a ranker's first fit may compile for long
-    score_references(plan, plan_references(plan, n_random), records)
+    draws = plan_references(plan, n_random)
+    scoring_started = time.time()
+    score_references(plan, draws, records)
     planned = plan_budget(plan, rankers, cv, wrappers, records)
     score_rankers(plan, planned, records)
     score_wrappers(plan, wrappers, records)
     score_deferred_rankers(plan, records)
+    # the time the estimates left unused goes to the folds the plan left out
+    per_fold = (time.time() - scoring_started) / len(plan.splits)
+    score_more_folds(plan, draws, records, per_fold)
     labeled_per_fold = min(
         int(np.sum(y[te] == 1)) if kind == "pu" else int(np.sum(y[te] != -1)) for _, te in splits
     )
@@ -395,7 +436,7 @@ def compare_selectors(
     )
     if verdict is not None:
         notes.append(verdict)
-    board = refit_candidates(plan, board)
+    board = refit_candidates(plan, _one_row_for_their_own_size(board))
     board["auto_k"] = board["k_rule"] == "auto"
     board.attrs.update(
         prior=plan.prior,
@@ -407,10 +448,11 @@ def compare_selectors(
         repeats=max(1, len(splits) // cv),
         verdict=verdict,
         settings={m: plan.settings_for(m) for m in chosen},
+        selectors_ran=[m for m in chosen if m in set(board["method"])],
         # plain lists, not a frame: pandas compares and deep-copies attrs as boards are combined
         fold_scores={
-            name: [record[i] for record in records]
-            for i, name in enumerate(["method", "fold", "k", "score", "raw_score", "truth"])
+            name: [getattr(record, name) for record in records]
+            for name in ["method", "fold", "k", "score", "raw_score", "truth"]
         },
     )
     return board

@@ -9,6 +9,13 @@ import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
+from weakfs._words import singular_counts
+from weakfs.compare._reading import (
+    board_headline,
+    interval_text,
+    primary_score_reason,
+    stated_verdict,
+)
 
 __all__ = ["leaderboard_summary", "plot_leaderboard", "write_leaderboard"]
 
@@ -38,7 +45,8 @@ def _fmt(row, column: str, digits: int = 3) -> str:
 
 def _markdown(board: pd.DataFrame) -> str:
     truth = "truth" in board
-    head = ["rank", "", "method", "k", "score (weak labels) [90 % interval]", "raw PU AUC"]
+    head = ["rank", "", "method", "k", "score (weak labels) [90 % interval]"]
+    head += ["raw PU AUC [90 % interval]"]
     head += ["score (true labels)"] if truth else []
     head += ["stability [interval]", "seconds/fold", "features"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -48,9 +56,10 @@ def _markdown(board: pd.DataFrame) -> str:
             if np.isnan(row["stability"])
             else f"{row['stability']:.2f} [{row['stability_low']:.2f}, {row['stability_high']:.2f}]"
         )
-        score = f"{row['score']:.3f} [{row['score_low']:.3f}, {row['score_high']:.3f}]"
+        score = f"{row['score']:.3f} {interval_text(row['score_low'], row['score_high'])}"
+        raw = interval_text(row.get("raw_score_low", np.nan), row.get("raw_score_high", np.nan))
         cells = [str(rank), _flag(row), row["method"], str(row["k"]), score]
-        cells += [f"{row['raw_score']:.3f}"]
+        cells += [f"{row['raw_score']:.3f} {raw}"]
         cells += [_fmt(row, "truth")] if truth else []
         features = ", ".join(row["features"][:8]) + (" …" if len(row["features"]) > 8 else "")
         cells += [stab, f"{row['seconds']:.2f}", features]
@@ -67,9 +76,17 @@ def _header(board: pd.DataFrame) -> list[str]:
         if attrs.get("labels") == "pu"
         else "accuracy on the labeled test rows"
     )
+    headline = board_headline(board)
+    raw_first = primary_score_reason(board)
     lines = [
         "# Which selector works on this table",
         "",
+        *([f"**{headline}.**", ""] if headline else []),
+        *(
+            [f"**Read the raw PU AUC, the primary score here: {raw_first}.**", ""]
+            if raw_first
+            else []
+        ),
         f"Score: a standardised logistic regression on the selected columns, {what}, over "
         f"{attrs.get('folds', '?')} folds ({attrs.get('repeats', 1)} repetition(s) of the "
         "folds), with its 90 % interval corrected for the folds' overlap; each method at its "
@@ -82,7 +99,10 @@ def _header(board: pd.DataFrame) -> list[str]:
         "",
     ]
     for note in attrs.get("notes", []):
-        lines.append(f"- {note}")
+        lines.append(f"- {singular_counts(note)}")  # stored as written
+    verdict = stated_verdict(board)
+    if verdict and verdict not in attrs.get("notes", []):
+        lines.append(f"- {singular_counts(verdict)}")
     return [*lines, ""]
 
 
@@ -118,7 +138,7 @@ def write_leaderboard(board: pd.DataFrame, path, fmt: str | None = None) -> str:
         summary = leaderboard_summary(board).assign(
             features=lambda f: f["features"].map(lambda v: ", ".join(v[:8]))
         )
-        notes = "".join(f"<li>{n}</li>" for n in board.attrs.get("notes", []))
+        notes = "".join(f"<li>{singular_counts(n)}</li>" for n in board.attrs.get("notes", []))
         path.write_text(
             "<html><body><h1>Which selector works on this table</h1>"
             f"<ul>{notes}</ul>{summary.round(4).to_html(index=False)}"

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from weakfs._scores import feature_order
+from weakfs.compare._budget import refit_seconds
 from weakfs.compare._methods import METHODS
-from weakfs.compare._steps import refit_seconds
 from weakfs.pu import selection_at_interval_ends
 
 __all__ = ["PRIOR_READERS", "prior_sensitivity", "prior_sensitivity_seconds"]

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._labels import _as_1d
+from weakfs._words import counted
 
 __all__ = ["MECHANISMS", "PULabeling", "make_pu_labels"]
 
@@ -72,12 +75,26 @@ class PULabeling:
     def summary(self) -> str:
         how = "" if self.mechanism == "scar" else f", labeled by {self.mechanism!r} (not SCAR)"
         return (
-            f"{self.n_labeled} of {self.n_positive} positives labeled "
+            f"{self.n_labeled} of {counted(self.n_positive, 'positive')} labeled "
             f"(label frequency {self.label_frequency:.3f}{how}); class prior {self.prior:.3f}; "
-            f"{self.s.shape[0] - self.n_labeled} unlabeled rows"
+            f"{counted(self.s.shape[0] - self.n_labeled, 'unlabeled row')}"
         )
 
 
+@validate_params(
+    {
+        "y": ["array-like"],
+        "positive": "no_validation",  # a value, values or a mask function: checked below
+        "labeled_fraction": [Interval(Real, 0, 1, closed="right"), None],
+        "n_labeled": [Interval(Integral, 1, None, closed="left"), None],
+        "mechanism": [StrOptions(set(MECHANISMS))],
+        "X": ["array-like", "sparse matrix", None],
+        "strength": [Interval(Real, None, None, closed="neither"), None],
+        "features": "no_validation",  # a column position or name, or a list of them
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_pu_labels(
     y,
     *,
@@ -210,7 +227,9 @@ def make_pu_labels(
     else:
         k = int(n_labeled)
         if not 1 <= k <= n_pos:
-            raise ValueError(f"n_labeled must be between 1 and the {n_pos} positives; got {k}")
+            raise ValueError(
+                f"n_labeled must be between 1 and the {counted(n_pos, 'positive')}; got {k}"
+            )
     if mechanism not in MECHANISMS:
         raise ValueError(
             f"mechanism must be one of {', '.join(repr(m) for m in MECHANISMS)}; got {mechanism!r}"
@@ -261,7 +280,15 @@ def _feature_matrix(X, n_rows: int, mechanism: str) -> tuple[np.ndarray, list | 
         ) from None
     if X.ndim != 2 or X.shape[0] != n_rows:
         raise ValueError(
-            f"X must have shape (n_samples, n_features) with {n_rows} rows; got {X.shape}"
+            f"X must have shape (n_samples, n_features) with {counted(n_rows, 'row')}; got "
+            f"{X.shape}"
+        )
+    infinite = np.flatnonzero(np.isinf(X).any(axis=0))
+    if infinite.size:
+        shown = [names[j] if names else int(j) for j in infinite[:5]]
+        raise ValueError(
+            f"mechanism={mechanism!r} reads X, whose column(s) {shown} hold inf: an infinite "
+            "value leaves no scale to grade the labeling probability by; replace it first"
         )
     return X, names
 
@@ -297,6 +324,17 @@ def _propensity(mechanism, X, is_pos, k, strength, features) -> np.ndarray:
             scaled.append(lo_p + unit * (hi_p - lo_p))
         e0 = np.exp(np.mean(np.log(np.column_stack(scaled)), axis=1))
         base = np.log(e0 / (1.0 - e0))
+    if strength > 0 and np.ptp(base[is_pos]) == 0:
+        # every positive would get the same probability: SCAR, while reported as not SCAR
+        raise ValueError(
+            f"mechanism={mechanism!r} gives every positive the same labeling probability here: "
+            + (
+                "the logistic score is the same for all of them (X's columns do not vary)"
+                if mechanism == "score"
+                else "the chosen column(s) hold one value among the rows"
+            )
+            + "; that is SCAR: use mechanism='scar', or columns that vary"
+        )
     n_pos = int(is_pos.sum())
     e = np.zeros(is_pos.shape[0])
     if k == n_pos:
@@ -324,7 +362,9 @@ def _propensity_columns(X, names, is_pos, features) -> list[tuple[int, float]]:
     for f in chosen:
         if isinstance(f, (int, np.integer)) and not isinstance(f, bool):
             if not 0 <= f < X.shape[1]:
-                raise ValueError(f"feature {f} is out of range for X with {X.shape[1]} columns")
+                raise ValueError(
+                    f"feature {f} is out of range for X with {counted(X.shape[1], 'column')}"
+                )
             out.append((int(f), 1.0))
         elif names is not None and str(f) in names:
             out.append((names.index(str(f)), 1.0))
@@ -360,7 +400,7 @@ def _conditional_poisson(propensity: np.ndarray, k: int, rng) -> np.ndarray:
         if chosen.sum() == k:
             return candidates[chosen]
     raise RuntimeError(  # pragma: no cover - needs an astronomically unlucky draw
-        f"could not draw exactly {k} labeled positives in {_MAX_DRAWS} tries"
+        f"could not draw exactly {counted(k, 'labeled positive')} in {_MAX_DRAWS} tries"
     )
 
 

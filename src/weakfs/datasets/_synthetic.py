@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, validate_params
 
 __all__ = ["make_informative_noise"]
 
 
+@validate_params(
+    {
+        "n_samples": [Interval(Integral, 2, None, closed="left")],
+        "n_informative": [Interval(Integral, 1, None, closed="left")],
+        "n_noise": [Interval(Integral, 0, None, closed="left")],
+        "n_redundant": [Interval(Integral, 0, None, closed="left")],
+        "class_sep": [Interval(Real, 0, None, closed="left")],
+        "positive_share": [Interval(Real, 0, 1, closed="neither")],
+        "shuffle_columns": ["boolean"],
+        "as_frame": ["boolean"],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_informative_noise(
     n_samples: int = 1000,
     *,

@@ -194,6 +194,29 @@ def _run_cells(name, todo, scheduler, n_jobs, progress, store, records, failures
         records[cell_key(record["cell"])] = record
 
 
+def _cells_and_keys(experiment: Experiment, config: RunConfig) -> tuple[list[dict], list[str]]:
+    """The versioned cells of this configuration and their keys; an error when the run reads
+    none of an ``--set`` option, has no cell, or makes two cells alike."""
+    name = experiment.name
+    options = _ReadOptions(config.options)
+    cells = [
+        experiment.versioned(c)
+        for c in experiment.make_cells(dataclasses.replace(config, options=options))
+    ]
+    ignored = sorted(set(config.options) - options.read)
+    if ignored:
+        reads = ", ".join(sorted(options.read)) or "none"
+        raise ValueError(
+            f"{name} ignores --set {', '.join(ignored)} (the options this run reads: {reads})"
+        )
+    if not cells:
+        raise ValueError(f"experiment {name!r} has no cell for this configuration")
+    keys = [cell_key(c) for c in cells]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"experiment {name!r} produced duplicate cells")
+    return cells, keys
+
+
 def run_experiment(
     name: str,
     config: RunConfig | None = None,
@@ -244,22 +267,7 @@ def run_experiment(
     out = Path(out_dir if out_dir is not None else experiment.default_out())
     if experiment.derive is not None:  # computes nothing: reads other experiments' stores
         return run_derived(experiment, config, out, log or (lambda msg: None))
-    options = _ReadOptions(config.options)
-    cells = [
-        experiment.versioned(c)
-        for c in experiment.make_cells(dataclasses.replace(config, options=options))
-    ]
-    ignored = sorted(set(config.options) - options.read)
-    if ignored:
-        reads = ", ".join(sorted(options.read)) or "none"
-        raise ValueError(
-            f"{name} ignores --set {', '.join(ignored)} (the options this run reads: {reads})"
-        )
-    if not cells:
-        raise ValueError(f"experiment {name!r} has no cell for this configuration")
-    keys = [cell_key(c) for c in cells]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"experiment {name!r} produced duplicate cells")
+    cells, keys = _cells_and_keys(experiment, config)
     store = CellCache(out / ".cache" / name)
     archive = CsvCells(out / f"{name}.csv")
     say = log or (lambda msg: None)

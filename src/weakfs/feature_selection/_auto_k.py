@@ -9,6 +9,7 @@ rule of Breiman et al., also used by :class:`~weakfs.model_selection.PUGridGreed
 from __future__ import annotations
 
 import numbers
+from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
@@ -16,7 +17,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import _safe_indexing
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_pu_labels
@@ -31,6 +32,13 @@ from weakfs.model_selection import PUStratifiedKFold
 __all__ = ["SelectKByCV", "default_k_grid"]
 
 
+@validate_params(
+    {
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "n_values": [Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def default_k_grid(n_features: int, n_values: int = 10) -> list[int]:
     """About ``n_values`` numbers of features from 1 to ``n_features``, spaced geometrically.
 

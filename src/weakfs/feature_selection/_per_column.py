@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from weakfs._scores import feature_scores
 from weakfs._validation import check_n_features_to_select
+from weakfs._words import counted
 from weakfs.feature_selection._common import inherit_tags
 
 __all__ = ["SelectPerColumn", "source_columns"]
@@ -174,7 +175,8 @@ class SelectPerColumn(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         found = feature_scores(self.estimator_)
         if found.scores.shape[0] != groups.shape[0]:
             raise ValueError(
-                f"{type(self.estimator_).__name__} scores {found.scores.shape[0]} features, not "
+                f"{type(self.estimator_).__name__} scores "
+                f"{counted(found.scores.shape[0], 'feature')}, not "
                 f"the {groups.shape[0]} of X (a value-level selector such as UFVS has no "
                 "per-column scores)"
             )

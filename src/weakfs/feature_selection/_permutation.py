@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import check_n_features_to_select
+from weakfs._words import counted
 from weakfs.feature_selection._common import TiedScoresWarning, check_meta_input, pu_scorer
 from weakfs.model_selection import PUScorer
 
@@ -171,8 +172,10 @@ class PUPermutationSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             # few held-out labeled rows: most shuffles move no labeled row past an unlabeled one,
             # the drops are all zero and the stable sort fills the selection in column order
             warnings.warn(
-                f"only {k - self.n_tied_selected_} of {X.shape[1]} features lowered the PU "
-                f"score when shuffled (held-out part: {len(test)} rows, {int(s[test].sum())} "
+                f"only {k - self.n_tied_selected_} of {counted(X.shape[1], 'feature')} lowered "
+                "the PU "
+                f"score when shuffled (held-out part: {counted(len(test), 'row')}, "
+                f"{int(s[test].sum())} "
                 f"labeled); {self.n_tied_selected_} of the {k} selected are in column order, "
                 "not chosen by the data. More labeled rows or a larger test_size give the "
                 "shuffles something to measure.",

@@ -39,6 +39,7 @@ from weakfs._docstrings import fill_doc
 from weakfs._labels import check_pu_target
 from weakfs._progress import progress
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
+from weakfs._words import counted
 from weakfs.metrics import puf_score
 
 __all__ = ["PUGridGreedySearch", "make_puf_scorer", "puf_scorer"]
@@ -384,7 +385,8 @@ class PUGridGreedySearch(MetaEstimatorMixin, BaseEstimator):
         self._check_path_param()
         if s.sum() < self.cv or (s == 0).sum() < self.cv:
             raise ValueError(
-                f"{self.cv}-fold CV needs at least {self.cv} labeled and {self.cv} unlabeled rows; "
+                f"{self.cv}-fold CV needs at least {self.cv} labeled and "
+                f"{counted(self.cv, 'unlabeled row')}; "
                 f"got {int(s.sum())} labeled and {int((s == 0).sum())} unlabeled"
             )
         seed = int(spawn_seeds(self.random_state, 1)[0])

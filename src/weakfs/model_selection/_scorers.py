@@ -10,8 +10,10 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._estimator_scores import positive_scores, pu_corrected_roc_auc
 from weakfs._labels import (
@@ -20,6 +22,7 @@ from weakfs._labels import (
     check_pu_labels,
     prior_of_unlabeled,
 )
+from weakfs._words import counted
 from weakfs.metrics import pu_accuracy_score, pu_f1_score, pu_roc_auc_score, puf_score
 
 __all__ = ["PUScorer", "make_pu_scorer"]
@@ -72,7 +75,9 @@ class PUScorer:
         def score(estimator, X) -> float:
             values = positive_scores(estimator, X)
             if values.shape != s.shape:
-                raise ValueError(f"s has {s.shape[0]} rows but the scores have {values.shape}")
+                raise ValueError(
+                    f"s has {counted(s.shape[0], 'row')} but the scores have {values.shape}"
+                )
             if not np.isfinite(values).all():
                 raise ValueError("y_score contains NaN or infinite values")
             return float(pu_corrected_roc_auc(s, values, prior_unlabeled))
@@ -83,6 +88,13 @@ class PUScorer:
         return f"make_pu_scorer({self.metric!r}, prior={self.prior!r})"
 
 
+@validate_params(
+    {
+        "metric": [StrOptions({*_METRICS, "puf"})],
+        "prior": [Interval(Real, 0, 1, closed="neither"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_pu_scorer(metric: str = "roc_auc", *, prior: float | None = None) -> PUScorer:
     """Make a scorer that evaluates a classifier of positives against negatives from PU labels.
 

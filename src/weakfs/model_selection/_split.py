@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from weakfs._labels import check_pu_labels
+from weakfs._words import counted
 
 __all__ = ["PUStratifiedKFold"]
 
@@ -44,7 +45,8 @@ class PUStratifiedKFold(StratifiedKFold):
         if min(n_labeled, n_unlabeled) < self.n_splits:
             raise ValueError(
                 f"n_splits={self.n_splits} needs at least {self.n_splits} labeled and "
-                f"{self.n_splits} unlabeled rows; y has {n_labeled} labeled and {n_unlabeled} "
+                f"{counted(self.n_splits, 'unlabeled row')}; y has {n_labeled} labeled and "
+                f"{n_unlabeled} "
                 "unlabeled"
             )
         return super().split(X, np.asarray(s), groups)

@@ -26,6 +26,34 @@ def _as_mask(highlight, n: int) -> np.ndarray | None:
 
 
 @fill_doc
+def _label_line_ends(ax, lambdas, norms, names, mask, label_top) -> None:
+    """Names at the right end of the ``label_top`` largest lines (highlighted ones first),
+    spread vertically so that they do not overlap."""
+    end = norms[-1]
+    order = np.lexsort((-end, ~mask))  # highlighted features first, then by size
+    top = [int(j) for j in order[: max(int(label_top), 0)] if end[j] > 0]
+    if top:
+        ymax = max(float(norms.max()), 1e-12)
+        slots = np.sort(end[top])[::-1]
+        gap = 0.045 * ymax
+        placed = []
+        for y in slots:  # push each label below the previous one if they collide
+            placed.append(min(y, placed[-1] - gap) if placed else y)
+        shift = max(0.0, -min(placed))
+        for j, y in zip(sorted(top, key=lambda j: -end[j]), placed):
+            ax.annotate(
+                str(names[j]),
+                (lambdas[-1], end[j]),
+                xytext=(lambdas[-1] / 1.08, y + shift),
+                textcoords="data",
+                fontsize=7,
+                va="center",
+                color="k" if mask[j] else "0.45",
+                arrowprops={"arrowstyle": "-", "color": "0.75", "lw": 0.5},
+            )
+        ax.set_xlim(lambdas.max() * 1.05, lambdas.min() / 2.2)
+
+
 def plot_gkf_pual_path(
     lambda_path,
     *,
@@ -153,30 +181,7 @@ def plot_gkf_pual_path(
             fontsize=8,
             color="tab:red",
         )
-    # names at the right end, spread vertically so that they do not overlap
-    end = norms[-1]
-    order = np.lexsort((-end, ~mask))  # highlighted features first, then by size
-    top = [int(j) for j in order[: max(int(label_top), 0)] if end[j] > 0]
-    if top:
-        ymax = max(float(norms.max()), 1e-12)
-        slots = np.sort(end[top])[::-1]
-        gap = 0.045 * ymax
-        placed = []
-        for y in slots:  # push each label below the previous one if they collide
-            placed.append(min(y, placed[-1] - gap) if placed else y)
-        shift = max(0.0, -min(placed))
-        for j, y in zip(sorted(top, key=lambda j: -end[j]), placed):
-            ax.annotate(
-                str(names[j]),
-                (lambdas[-1], end[j]),
-                xytext=(lambdas[-1] / 1.08, y + shift),
-                textcoords="data",
-                fontsize=7,
-                va="center",
-                color="k" if mask[j] else "0.45",
-                arrowprops={"arrowstyle": "-", "color": "0.75", "lw": 0.5},
-            )
-        ax.set_xlim(lambdas.max() * 1.05, lambdas.min() / 2.2)
+    _label_line_ends(ax, lambdas, norms, names, mask, label_top)
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from weakfs._docstrings import fill_doc
+from weakfs._words import counted
 from weakfs.plotting._common import pyplot, save_figure
 
 __all__ = ["plot_pu_extra_trees_importance_images", "plot_pu_extra_trees_topk_curve"]
@@ -90,7 +91,8 @@ def _image_shape(n_features: int, image_shape) -> tuple[int, int]:
         side = round(float(np.sqrt(n_features)))
         if side * side != n_features:
             raise ValueError(
-                f"{n_features} features are not a square image: pass image_shape=(height, width)"
+                f"{counted(n_features, 'feature')} are not a square image: pass "
+                "image_shape=(height, width)"
             )
         return side, side
     height, width = (int(v) for v in image_shape)

@@ -94,6 +94,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from numbers import Integral, Real
+from types import MappingProxyType
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -102,9 +104,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import PredefinedSplit, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
 from weakfs._labels import check_pu_labels
 from weakfs._validation import spawn_seeds
+from weakfs._words import counted
 from weakfs.pu._prior_estimators import (
     bbe_mixture_proportion,
     dedpul_mixture_proportion,
@@ -128,6 +132,19 @@ WIDE_INTERVAL = 0.2
 #: fewest labeled (and unlabeled) rows an interval is computed from
 MIN_ROWS_FOR_INTERVAL = 10
 MIN_BOOTSTRAP = 10
+#: estimate_class_prior's defaults, the one place they are written: its signature, the shared
+#: inner entry points and resolve_class_prior (``prior="auto"``) read them from here
+PRIOR_DEFAULTS = MappingProxyType(
+    {
+        "method": "bbe",
+        "unlabeled": "all",
+        "estimator": None,
+        "cv": "auto",
+        "min_prior": 1e-3,
+        "confidence": 0.9,
+        "n_bootstrap": 100,
+    }
+)
 
 
 class WidePriorIntervalWarning(UserWarning):
@@ -236,18 +253,35 @@ def _small_table_estimator(X):
     )
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "method": [StrOptions(set(METHODS))],
+        "unlabeled": [StrOptions({"all", "unlabeled"})],
+        "estimator": [HasMethods(["fit", "predict_proba"]), None],
+        "cv": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "min_prior": [Interval(Real, 0, 0.5, closed="neither")],
+        "return_interval": ["boolean"],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "n_bootstrap": [Interval(Integral, MIN_BOOTSTRAP, None, closed="left")],
+        "random_state": ["random_state"],
+    },
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
+)
 def estimate_class_prior(
     X,
     y,
     *,
-    method: str = "bbe",
-    unlabeled: str = "all",
-    estimator=None,
-    cv="auto",
-    min_prior: float = 1e-3,
+    method: str = PRIOR_DEFAULTS["method"],
+    unlabeled: str = PRIOR_DEFAULTS["unlabeled"],
+    estimator=PRIOR_DEFAULTS["estimator"],
+    cv=PRIOR_DEFAULTS["cv"],
+    min_prior: float = PRIOR_DEFAULTS["min_prior"],
     return_interval: bool = False,
-    confidence: float = 0.9,
-    n_bootstrap: int = 100,
+    confidence: float = PRIOR_DEFAULTS["confidence"],
+    n_bootstrap: int = PRIOR_DEFAULTS["n_bootstrap"],
     random_state=None,
 ):
     """Estimate the class prior ``π = P(y = +1)`` from PU data (SCAR), optionally with an interval.
@@ -333,77 +367,12 @@ def estimate_class_prior(
     >>> low <= prior <= high, low <= pu.prior <= high, est.is_wide == bool(caught)
     (True, True, True)
     """
-    if method not in METHODS:
-        raise ValueError(
-            f"method must be one of {', '.join(repr(m) for m in METHODS)}; got {method!r}"
-        )
-    if not 0 < min_prior < 0.5:
-        raise ValueError(
-            f"min_prior must be in (0, 0.5) (the estimate is clipped to "
-            f"[min_prior, 1 - min_prior]); got {min_prior!r}"
-        )
-    if unlabeled not in ("all", "unlabeled"):
-        raise ValueError(f"unlabeled must be 'all' or 'unlabeled'; got {unlabeled!r}")
     if method == "tice" and estimator is not None:
         raise ValueError("method='tice' uses no classifier; leave estimator=None")
-    if cv != "auto" and not (isinstance(cv, (int, np.integer)) and not isinstance(cv, bool)):
-        raise ValueError(f"cv must be an integer number of folds or 'auto'; got {cv!r}")
-    if return_interval:
-        _check_interval_settings(confidence, n_bootstrap)
     return _estimate_class_prior(
         X,
         check_pu_labels(y),
-        method,
-        unlabeled,
-        estimator,
-        cv,
-        min_prior,
-        random_state,
-        return_interval=return_interval,
-        confidence=confidence,
-        n_bootstrap=n_bootstrap,
-    )
-
-
-def _check_interval_settings(confidence, n_bootstrap) -> None:
-    if isinstance(confidence, bool) or not (
-        isinstance(confidence, (int, float, np.floating)) and 0 < confidence < 1
-    ):
-        raise ValueError(
-            f"confidence must be a number in (0, 1), e.g. 0.9 for a 90 % interval; "
-            f"got {confidence!r}"
-        )
-    if (
-        isinstance(n_bootstrap, bool)
-        or not isinstance(n_bootstrap, (int, np.integer))
-        or n_bootstrap < MIN_BOOTSTRAP
-    ):
-        raise ValueError(
-            f"n_bootstrap must be an integer of at least {MIN_BOOTSTRAP} (100 or more for a "
-            f"stable interval); got {n_bootstrap!r}"
-        )
-
-
-def _estimate_class_prior(
-    X,
-    s,
-    method,
-    unlabeled,
-    estimator,
-    cv,
-    min_prior,
-    random_state,
-    return_interval=False,
-    confidence=0.9,
-    n_bootstrap=100,
-):
-    """:func:`estimate_class_prior` for PU labels ``s`` that :func:`check_pu_labels` (or
-    ``check_pu_target``) has already returned, and settings it has already checked; its defaults
-    are those of :func:`estimate_class_prior`."""
-    (result,) = _estimate_many(
-        X,
-        s,
-        [method],
+        method=method,
         unlabeled=unlabeled,
         estimator=estimator,
         cv=cv,
@@ -412,35 +381,50 @@ def _estimate_class_prior(
         return_interval=return_interval,
         confidence=confidence,
         n_bootstrap=n_bootstrap,
+    )
+
+
+def _estimate_class_prior(X, s, *, return_interval=False, random_state=None, **settings):
+    """:func:`estimate_class_prior` for PU labels ``s`` that :func:`check_pu_labels` (or
+    ``check_pu_target``) has already returned, and ``settings`` (any of ``PRIOR_DEFAULTS``) it
+    has already checked; the others are its defaults."""
+    settings = {**PRIOR_DEFAULTS, **settings}
+    (result,) = _estimate_many(
+        X,
+        s,
+        [settings.pop("method")],
+        random_state=random_state,
+        return_interval=return_interval,
+        **settings,
     ).values()
     if isinstance(result, ClassPriorEstimate) and result.is_wide:
         warnings.warn(_wide_warning(result, s), stacklevel=3)
     return result
 
 
-def _estimate_many(
-    X,
-    s,
-    methods,
-    *,
-    unlabeled="all",
-    estimator=None,
-    cv="auto",
-    min_prior=1e-3,
-    random_state=None,
-    return_interval=False,
-    confidence=0.9,
-    n_bootstrap=100,
-) -> dict:
+def _completed(settings: dict) -> tuple:
+    """``(unlabeled, estimator, cv, min_prior, confidence, n_bootstrap)``: ``settings`` (any of
+    ``PRIOR_DEFAULTS`` but ``method``) completed by ``PRIOR_DEFAULTS``."""
+    unknown = (set(settings) - set(PRIOR_DEFAULTS)) | ({"method"} & set(settings))
+    if unknown:
+        raise TypeError(f"unknown settings of the class prior's estimate: {sorted(unknown)}")
+    full = {**PRIOR_DEFAULTS, **settings}
+    keys = ("unlabeled", "estimator", "cv", "min_prior", "confidence", "n_bootstrap")
+    return tuple(full[key] for key in keys)
+
+
+def _estimate_many(X, s, methods, *, random_state=None, return_interval=False, **settings) -> dict:
     """``{method: estimate}`` for several methods at the cost of one: the methods that read the
     same out-of-fold scores (same classifier, same folds) share them, and share the bootstrap's
     resamples.  Each entry is exactly what :func:`estimate_class_prior` gives for that method
-    with the same settings (the benchmark's shortcut); no warning is raised here."""
+    with the same settings (the benchmark's shortcut); no warning is raised here.  ``settings``:
+    any of ``PRIOR_DEFAULTS`` but ``method``, the others at their defaults."""
+    unlabeled, estimator, cv, min_prior, confidence, n_bootstrap = _completed(settings)
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X.tocsr()
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
     if X.shape[0] != s.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {s.shape[0]}")
+        raise ValueError(f"X has {counted(X.shape[0], 'row')} but y has {s.shape[0]}")
     spread = (X.max(axis=0) - X.min(axis=0)).toarray() if sparse_input(X) else np.ptp(X, axis=0)
     if X.shape[1] == 0 or not np.any(np.asarray(spread) > 0):
         raise ValueError(
@@ -515,7 +499,7 @@ def _estimate_many(
             _, values = estimates(rows) if refit else estimates(rows, proba[rows])
             for m, value in values.items():
                 boot[m][b] = value
-        how = f"percentile bootstrap over rows, {n_bootstrap} resamples, " + (
+        how = f"percentile bootstrap over rows, {counted(n_bootstrap, 'resample')}, " + (
             "estimate repeated on each (classifier refitted)"
             if refit
             else "out-of-fold scores computed once and resampled"

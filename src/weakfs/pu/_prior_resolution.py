@@ -22,14 +22,17 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from weakfs._labels import check_pu_labels
 from weakfs._screen import screen_columns
 from weakfs.pu._prior import (
     MIN_BOOTSTRAP,
     MIN_ROWS_FOR_INTERVAL,
+    PRIOR_DEFAULTS,
     SMALL_TABLE_ROWS,
     WidePriorIntervalWarning,
     _estimate_class_prior,
@@ -38,16 +41,16 @@ from weakfs.pu._prior import (
 __all__ = ["ResolvedPrior", "resolve_class_prior", "selection_at_interval_ends"]
 
 #: the estimator ``prior="auto"`` uses (estimate_class_prior's default method)
-DEFAULT_PRIOR_METHOD = "bbe"
+DEFAULT_PRIOR_METHOD = PRIOR_DEFAULTS["method"]
 #: how far above the labeled share an estimate that fell onto it is raised
 LABELED_SHARE_MARGIN = 0.01
 #: with ``screen=True``, a table of at least ``SMALL_TABLE_ROWS`` rows (where the estimator is
 #: boosted trees, whose cost grows with rows x columns) and more columns than this is screened
 #: to this many before the estimate
 PRIOR_SCREEN_COLUMNS = 500
-#: bootstrap resamples of the prior's interval (a time limit may leave fewer, down to
-#: estimate_class_prior's MIN_BOOTSTRAP)
-N_BOOTSTRAP = 100
+#: bootstrap resamples of the prior's interval, estimate_class_prior's default (a time limit may
+#: leave fewer, down to its MIN_BOOTSTRAP)
+N_BOOTSTRAP = PRIOR_DEFAULTS["n_bootstrap"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,19 @@ def _digits(value: float, low: float, high: float) -> int:
     return 6
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "s": ["array-like"],
+        "prior": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
+        "unlabeled": [StrOptions({"all", "unlabeled"})],
+        "interval": ["boolean"],
+        "screen": ["boolean"],
+        "interval_seconds": [Interval(Real, 0, None, closed="left"), None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def resolve_class_prior(
     X,
     s,
@@ -175,14 +191,8 @@ def resolve_class_prior(
             f" on the {PRIOR_SCREEN_COLUMNS} columns that differ most between labeled "
             "and unlabeled rows"
         )
-    settings = {
-        "method": DEFAULT_PRIOR_METHOD,
-        "unlabeled": unlabeled,
-        "estimator": None,
-        "cv": "auto",
-        "min_prior": 1e-3,
-        "random_state": random_state,
-    }
+    # every other setting at estimate_class_prior's default (PRIOR_DEFAULTS)
+    settings = {"unlabeled": unlabeled, "random_state": random_state}
     ends, confidence, wide, why_none = None, None, False, None
     n_bootstrap = N_BOOTSTRAP
     if interval and fewest >= MIN_ROWS_FOR_INTERVAL and interval_seconds is not None:

@@ -44,12 +44,15 @@ p-value together with a wide prior interval points to overlap rather than to the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.stats import mannwhitneyu
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
 from weakfs._labels import check_pu_labels
+from weakfs._words import counted
 from weakfs.pu._prior import (
     LARGE_TABLE_FOLDS,
     SMALL_TABLE_FOLDS,
@@ -103,6 +106,19 @@ class SCARCheck:
         return self.message
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "top_share": [Interval(Real, 0, 1, closed="right")],
+        "estimator": [HasMethods(["fit", "predict_proba"]), None],
+        "cv": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
+    },
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
+)
 def check_scar(
     X,
     y,
@@ -161,28 +177,19 @@ def check_scar(
     >>> bool(p_value < 0.05), message.split(":")[0]
     (True, 'SCAR is doubtful')
     """
-    if isinstance(top_share, bool) or not (
-        isinstance(top_share, (int, float, np.floating)) and 0 < top_share <= 1
-    ):
-        raise ValueError(f"top_share must be in (0, 1]; got {top_share!r}")
-    if isinstance(alpha, bool) or not (
-        isinstance(alpha, (int, float, np.floating)) and 0 < alpha < 1
-    ):
-        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
-    if cv != "auto" and (isinstance(cv, bool) or not isinstance(cv, (int, np.integer))):
-        raise ValueError(f"cv must be an integer number of folds or 'auto'; got {cv!r}")
     s = check_pu_labels(y)
     X = np.asarray(X, dtype=np.float64) if not hasattr(X, "tocsr") else X.tocsr()
     if X.ndim != 2:
         raise ValueError(f"X must be 2-dimensional; got shape {X.shape}")
     if X.shape[0] != s.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {s.shape[0]}")
+        raise ValueError(f"X has {counted(X.shape[0], 'row')} but y has {s.shape[0]}")
     n, n_l = s.shape[0], int(s.sum())
     n_u = n - n_l
     needed = int(np.ceil(MIN_REGION_ROWS / top_share))
     if n_l < needed or n_u < MIN_REGION_ROWS:
         raise ValueError(
-            f"check_scar needs at least {needed} labeled rows (so that the top {top_share:g} of "
+            f"check_scar needs at least {counted(needed, 'labeled row')} (so that the top "
+            f"{top_share:g} of "
             f"them are {MIN_REGION_ROWS}) and {MIN_REGION_ROWS} unlabeled rows; got {n_l} "
             f"labeled, {n_u} unlabeled"
         )
@@ -208,7 +215,7 @@ def check_scar(
     auc = float(test.statistic) / (in_l.shape[0] * in_u.shape[0])
     what = (
         f"held-out AUC {auc:.2f}, one-sided Mann–Whitney p = {p_value:.2g}, {in_l.shape[0]} "
-        f"labeled vs {in_u.shape[0]} unlabeled rows scoring at least {threshold:.2g}"
+        f"labeled vs {counted(in_u.shape[0], 'unlabeled row')} scoring at least {threshold:.2g}"
     )
     if np.ptp(np.r_[in_l, in_u]) == 0:
         # every row in the region scores the same: the test has nothing to rank (p = 1 would

@@ -19,19 +19,21 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from weakfs._docstrings import fill_doc
 from weakfs._labels import check_semi_supervised_labels
 from weakfs._tree import RandomForest
 from weakfs._validation import spawn_seeds, validate_X, validate_X_y
+from weakfs._words import counted
 
 __all__ = [
     "SelfLearningClassifier",
@@ -381,7 +383,8 @@ def warn_if_nothing_pseudo_labeled(y_codes: np.ndarray, labeled: np.ndarray) -> 
     unlabeled = ~np.asarray(labeled, dtype=bool)
     if unlabeled.any() and not (np.asarray(y_codes)[unlabeled] >= 0).any():
         warnings.warn(
-            f"self-learning pseudo-labeled none of the {int(unlabeled.sum())} unlabeled rows (no "
+            "self-learning pseudo-labeled none of the "
+            f"{counted(int(unlabeled.sum()), 'unlabeled row')} (no "
             "vote reached its class threshold): the result is the supervised fit on the labeled "
             "rows",
             UserWarning,
@@ -401,6 +404,18 @@ def decode_labels(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return out
 
 
+@validate_params(
+    {
+        "X": ["array-like", "sparse matrix"],
+        "y_codes": ["array-like"],
+        "make_estimator": [callable],
+        "threshold": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"})],
+        "n_grid": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+    },
+    # it fits estimators the caller chose or configured: their parameters are checked too
+    prefer_skip_nested_validation=False,
+)
 def self_learn(
     X,
     y_codes: np.ndarray,
@@ -425,7 +440,13 @@ def self_learn(
     thresholds: list[np.ndarray] = []
     train = labeled.copy()
     est = make_estimator()
-    est.fit(X[train], y_codes[train], sample_weight=weight[train])
+    # weakfs's forest on a dense table: X checked once here, every round's refit and
+    # prediction then skips the forest's input checks (the same forests, bit for bit)
+    checked = isinstance(est, RandomForest) and isinstance(X, np.ndarray)
+    if checked:
+        X = check_array(X, dtype=np.float32, order="C")
+    fit_options = {"check_input": False} if checked else {}
+    est.fit(X[train], y_codes[train], sample_weight=weight[train], **fit_options)
     n_iter = 0
     termination = "all_labeled"
     while True:
@@ -436,7 +457,7 @@ def self_learn(
         if max_iter is not None and n_iter >= max_iter:
             termination = "max_iter"
             break
-        proba = est.predict_proba(X[rest])
+        proba = est.predict_proba(X[rest], **fit_options)
         votes = np.zeros((rest.size, n_classes))
         votes[:, est.classes_.astype(np.intp)] = proba
         pred = votes.argmax(axis=1)
@@ -459,7 +480,7 @@ def self_learn(
         est = make_estimator()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            est.fit(X[train], y_codes[train], sample_weight=weight[train])
+            est.fit(X[train], y_codes[train], sample_weight=weight[train], **fit_options)
     return {
         "estimator": est,
         "y_codes": y_codes,

@@ -262,7 +262,6 @@ def _run_cell(cell: dict) -> dict:
             prior=None,
         )
     else:
-        notes: list[str] = []
         n_train = len(tr)
         ks = board_ks(d)
         settings = method_settings(n_train, d, ks)
@@ -274,8 +273,8 @@ def _run_cell(cell: dict) -> dict:
             settings=settings,
             n_random=5,
             random_state=seed,
-            notes=notes,
         )
+        notes = board.attrs["notes"]
         settings = board.attrs["settings"]
         index = {f"x{j}": j for j in range(d)}
         fixed_ks = set(FIXED_KS)

@@ -5,120 +5,39 @@ how well the weak-label score predicts the truth, and cost against benefit."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
-from scipy.stats import friedmanchisquare, rankdata, spearmanr, wilcoxon
+from scipy.stats import spearmanr
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments.benchmark._protocol import (
     ALL_FEATURES,
-    CANNOT_RUN,
     DATASETS,
     FAMILIES,
     FIXED_KS,
     JUDGES,
     MAX_ROWS,
-    RANDOM,
     REFERENCES,
     REGIMES,
     TEST_SIZE,
 )
+from weakfs.experiments.benchmark._report_calibration import board_calibration
+from weakfs.experiments.benchmark._report_cells import (
+    candidates,
+    cannot_run,
+    left_out,
+    long_table,
+    settings_text,
+)
+from weakfs.experiments.benchmark._report_figures import cost_plot, k_plot
+from weakfs.experiments.benchmark._report_statistics import (
+    friedman_nemenyi,
+    holm,
+    wilcoxon_greater,
+)
 
 __all__ = ["write_report"]
-
-#: Nemenyi's critical values q_0.05 for 2..12 methods (Demšar, JMLR 2006, Table 5)
-NEMENYI_Q05 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102,
-               10: 3.164, 11: 3.219, 12: 3.268}  # fmt: skip
-
-
-#: the per-method lists of a cell
-PER_METHOD = ("k", "weak_score", "truth_auc", "random_auc", "truth_f1", "select_seconds", "fsr")
-#: per-method lists that cells from version 4 on also hold
-PER_METHOD_V4 = ("truth_auc_trees", "random_auc_trees")
-
-
-def _long(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (cell, method)."""
-    rows = []
-    for _, cell in table.iterrows():
-        for i, method in enumerate(cell["method"]):
-            rows.append(
-                {
-                    "dataset": cell["dataset"],
-                    "regime": cell["regime"],
-                    "seed": cell["seed"],
-                    "method": method,
-                    **{key: cell[key][i] for key in PER_METHOD},
-                    **{
-                        key: cell[key][i] if isinstance(cell.get(key), list) else np.nan
-                        for key in PER_METHOD_V4
-                    },
-                    "features": cell["features"][i],
-                    **{
-                        key: cell[key][i]
-                        for key in ("k_rule", "tied", "recommended")
-                        if isinstance(cell.get(key), list)
-                    },
-                    "n_features": cell["n_features"],
-                }
-            )
-    long = pd.DataFrame(rows)
-    if not long.empty:
-        long["family"] = long["dataset"].map(FAMILIES)
-    return long
-
-
-def _candidates(long: pd.DataFrame) -> pd.DataFrame:
-    """The rows a leaderboard ranks: each selector at its automatic k, and the references (all
-    features; random selection where a cell ran it as a row)."""
-    if "k_rule" not in long:
-        return long
-    return long[(long["k_rule"] != "fixed") | long["method"].isin(REFERENCES)]
-
-
-def _holm(pvalues: list[float]) -> list[float]:
-    """Holm's step-down adjustment of ``pvalues`` (family-wise error)."""
-    p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    adjusted = np.empty_like(p)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, (p.size - rank) * p[i])
-        adjusted[i] = min(1.0, running)
-    return adjusted.tolist()
-
-
-#: up to this many differences the signed-rank test enumerates every sign pattern (2**13 = 8192
-#: sums), which is what scipy's ``wilcoxon`` does there; larger samples go to scipy
-EXACT_SIGN_FLIPS_MAX_N = 13
-
-
-@functools.cache
-def _sign_patterns(n: int) -> np.ndarray:
-    """Every subset of ``n`` items as a ``(2**n, n)`` 0/1 matrix."""
-    return (np.arange(2**n)[:, None] >> np.arange(n)) & 1
-
-
-def _wilcoxon_greater(diff: np.ndarray) -> float:
-    """One-sided (greater) Wilcoxon signed-rank p of the paired differences ``diff``.
-
-    Zeros are dropped and ties take average ranks (scipy's defaults); up to
-    ``EXACT_SIGN_FLIPS_MAX_N`` differences the p is the share of the ``2**n`` equally likely sign
-    patterns whose positive-rank sum reaches the observed one.  That is scipy's answer there
-    (its exact null without ties, its exhaustive permutation test with ties or zeros; every sum
-    of half-integer ranks and every share of ``2**n`` is exact in floating point), computed as
-    one product instead of thousands of calls, and the same with every scipy release.
-    """
-    if diff.size > EXACT_SIGN_FLIPS_MAX_N:
-        return float(wilcoxon(diff, alternative="greater").pvalue)
-    nonzero = diff[diff != 0]
-    ranks = rankdata(np.abs(nonzero))
-    observed = ranks[nonzero > 0].sum()
-    sums = _sign_patterns(nonzero.size) @ ranks
-    return float(np.count_nonzero(sums >= observed) / sums.size)
 
 
 def _rounded(frame: pd.DataFrame) -> pd.DataFrame:
@@ -156,12 +75,12 @@ def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
         for c in tried:
             diff = gain[c].to_numpy()
             if means.shape[0] >= 2 and np.any(diff != 0):
-                pvalues.append(_wilcoxon_greater(diff))
+                pvalues.append(wilcoxon_greater(diff))
             else:
                 pvalues.append(1.0)
-        holm = _holm(pvalues)
+        adjusted = holm(pvalues)
         best = int(np.argmax(gain.mean().to_numpy()))
-        verdict = "yes" if holm[best] < 0.05 else "not shown"
+        verdict = "yes" if adjusted[best] < 0.05 else "not shown"
         if gain[tried[best]].mean() <= 0:
             verdict = "no"
         rows.append(
@@ -175,7 +94,7 @@ def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
                 "gain": gain[tried[best]].mean(),
                 "datasets where it wins": int((gain[tried[best]] > 0).sum()),
                 "p (Wilcoxon)": pvalues[best],
-                "p (Holm)": holm[best],
+                "p (Holm)": adjusted[best],
                 "selection beats all features": verdict,
             }
         )
@@ -186,56 +105,6 @@ def _family_answer(long: pd.DataFrame, judge: str) -> pd.DataFrame:
     answer = pd.DataFrame(rows)
     rank = answer["family"].map(order) * len(order) + answer["regime"].map(order)
     return answer.loc[rank.sort_values(kind="stable").index].reset_index(drop=True)
-
-
-def _k_plot(long: pd.DataFrame, ctx: ReportContext) -> str | None:
-    """Truth AUC against k, per family (rows) and regime (columns): every selector's fixed-k
-    rows, random columns of the same k (dashed), all features (dotted line)."""
-    import matplotlib.pyplot as plt
-
-    if "k_rule" not in long or not (long["k_rule"] == "fixed").any():
-        return None
-    fixed = long[(long["k_rule"] == "fixed") & long["k"].isin(FIXED_KS)]
-    families = [f for f in dict.fromkeys(FAMILIES.values()) if f in set(long["family"])]
-    regimes = [r for r in REGIMES if r in set(long["regime"])]
-    fig, axes = plt.subplots(
-        len(families), len(regimes), figsize=(3 * len(regimes), 2.6 * len(families)),
-        squeeze=False, sharex=True,
-    )  # fmt: skip
-    methods = sorted(set(fixed["method"]) - set(REFERENCES))
-    colours = dict(zip(methods, plt.cm.tab10(np.linspace(0, 1, max(len(methods), 1)))))
-    for i, family in enumerate(families):
-        for j, regime in enumerate(regimes):
-            ax = axes[i, j]
-            g = long[(long["family"] == family) & (long["regime"] == regime)]
-            f = fixed[(fixed["family"] == family) & (fixed["regime"] == regime)]
-            for method, h in f[~f["method"].isin(REFERENCES)].groupby("method"):
-                curve = h.groupby("k")["truth_auc"].mean()
-                ax.plot(curve.index, curve.values, marker="o", ms=3, color=colours[method],
-                        label=method)  # fmt: skip
-            rand = f.groupby("k")["random_auc"].mean()
-            if not rand.empty:
-                ax.plot(rand.index, rand.values, ls="--", color="grey", label="random")
-            every = g.loc[g["method"] == ALL_FEATURES, "truth_auc"]
-            if not every.empty:
-                ax.axhline(every.mean(), ls=":", color="black", label=ALL_FEATURES)
-            ax.set_xscale("log")
-            ax.set_title(f"{family}, {regime}", fontsize=8)
-            ax.tick_params(labelsize=7)
-    handles, labels = [], []
-    for ax in axes.ravel():
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), fontsize=7)
-    fig.supxlabel("k (log scale)", fontsize=8)
-    fig.supylabel("truth AUC (logistic regression, mean)", fontsize=8)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    path = ctx.figure_path("k")
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path.name
 
 
 def _stability(features: pd.Series, d: int) -> float:
@@ -281,9 +150,7 @@ def _leaderboard(long: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     n_data, n_methods = complete.shape
     note = ""
     if n_data >= 2 and n_methods >= 3:
-        stat, p = friedmanchisquare(*[complete[m] for m in complete.columns])
-        q = NEMENYI_Q05.get(min(n_methods, 12))
-        cd = q * np.sqrt(n_methods * (n_methods + 1) / (6 * n_data))
+        stat, p, cd = friedman_nemenyi(complete)
         note = (
             f"Friedman test over {n_data} datasets x {n_methods} methods (those run on every "
             f"dataset of this regime): chi2 = {stat:.1f}, p = {p:.3g}; Nemenyi's critical "
@@ -340,249 +207,13 @@ def _agreement(long: pd.DataFrame) -> str:
     )
 
 
-def _cost_plot(long: pd.DataFrame, ctx: ReportContext) -> str:
-    import matplotlib.pyplot as plt
-
-    gain = long.assign(gain=long["truth_auc"] - long["random_auc"])
-    selectors = gain[~gain["method"].isin(REFERENCES)]
-    summary = selectors.groupby("method")[["select_seconds", "gain"]].mean()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.scatter(summary["select_seconds"].clip(lower=1e-3), summary["gain"])
-    for method, row in summary.iterrows():
-        ax.annotate(method, (max(row["select_seconds"], 1e-3), row["gain"]), fontsize=8)
-    ax.axhline(0, color="grey", ls=":")
-    ax.set_xscale("log")
-    ax.set_xlabel("seconds per fold (mean)")
-    ax.set_ylabel("truth AUC above random columns\nof the same number (mean)")
-    fig.tight_layout()
-    path = ctx.figure_path("cost")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path.name
-
-
-def _left_out(table: pd.DataFrame) -> str:
-    """How often each selector was left out of its cells, for the budget or because its fit
-    failed (from the cells' notes)."""
-    import re
-
-    notes = table["notes"].fillna("").astype(str) if "notes" in table else pd.Series(dtype=str)
-    budget: dict[str, int] = {}
-    failed: dict[str, int] = {}
-    for text in notes:
-        for method, why in re.findall(r"(\w+) left out: (its (?:trial )?fit failed)?", text):
-            counts = failed if why else budget
-            counts[method] = counts.get(method, 0) + 1
-    labeled = int((table["regime"] != "none").sum())
-    lines = []
-    timed = "budget" in table  # cells before version 4 ran within a time budget
-    if timed and budget:
-        parts = [f"{m} in {n} of {labeled}" for m, n in sorted(budget.items())]
-        lines.append(
-            "Left out for the time budget (at its cheapest setting it would not fit in what the "
-            "references and rankers left), in cells with labels: " + "; ".join(parts) + "."
-        )
-    elif timed:
-        lines.append("No selector was left out for the budget.")
-    if failed:
-        parts = [f"{m} in {n} of {labeled}" for m, n in sorted(failed.items())]
-        lines.append(
-            "Left out because its fit raised an error (the cell's notes give it): "
-            + "; ".join(parts)
-            + "."
-        )
-    return " ".join(lines)
-
-
-#: truth AUC below the best candidate that counts as a miss (what the board's users are promised:
-#: a recommendation within 0.03 of the best, or a board that says it cannot tell)
-FAR_BELOW = 0.03
-
-
-def _board_calibration(long: pd.DataFrame) -> str:
-    """How well the board's flags hold against the truth, per regime: the share of labeled
-    cells whose truly best candidate (highest truth AUC among the board's candidates) is in the
-    top group, the recommendation's mean regret (truth AUC below that best), and the mean regret
-    of every fixed choice (always one selector, or always all features), over the cells where
-    that choice ran."""
-    if "recommended" not in long or long["recommended"].isna().all():
-        return ""
-    rows = []
-    alternatives: dict[tuple[str, str], list[float]] = {}
-    labeled = _candidates(long[long["regime"] != "none"])
-    for regime, g in labeled.groupby("regime", sort=False):
-        cells = [c for _, c in g.groupby(["dataset", "seed"]) if c["recommended"].any()]
-        if not cells:
-            continue
-        covered, regret, fixed, selections, costly_misses = [], [], {}, 0, 0
-        for c in cells:
-            cand = c[c["method"] != RANDOM]
-            best = cand["truth_auc"].max()
-            for rule, row in _recommendation_rules(cand).items():
-                alternatives.setdefault((regime, rule), []).append(best - float(row["truth_auc"]))
-            # strictly the top group: with too few labels the recommendation (all features)
-            # may lie outside it
-            covered.append(bool(cand.loc[cand["truth_auc"].idxmax(), "tied"]))
-            recommended = cand.loc[cand["recommended"]].iloc[0]
-            regret.append(best - float(recommended["truth_auc"]))
-            # a miss of the top group matters where the recommendation paid for it
-            costly_misses += (not covered[-1]) and regret[-1] > FAR_BELOW
-            selections += recommended["method"] != ALL_FEATURES
-            for method, truth in zip(cand["method"], cand["truth_auc"]):
-                fixed.setdefault(method, []).append(best - truth)
-        best_fixed = min(fixed, key=lambda m: np.mean(fixed[m]))
-        rows.append(
-            {
-                "regime": regime,
-                "cells": len(cells),
-                "best in top group": f"{100 * np.mean(covered):.0f} %",
-                f"best outside it and recommendation > {FAR_BELOW} below": int(costly_misses),
-                "recommendation's mean regret": round(float(np.mean(regret)), 4),
-                "cells recommending a selection": int(selections),
-                "best fixed choice": best_fixed,
-                "its mean regret": round(float(np.mean(fixed[best_fixed])), 4),
-                "all features' mean regret": round(
-                    float(np.mean(fixed.get(ALL_FEATURES, [np.nan]))), 4
-                ),
-                # the issue's test: strictly below every fixed choice (ties are not below)
-                "below every fixed choice": (
-                    "yes" if np.mean(regret) < np.mean(fixed[best_fixed]) - 1e-12 else "no"
-                ),
-            }
-        )
-    if not rows:
-        return ""
-    return "\n".join(
-        [
-            "## The board's calibration",
-            "",
-            "Per labeled cell, the board's candidates (each selector at its automatic k, and all "
-            "features) against the truth: is the truly best candidate in the top group (and in "
-            f"how many cells it is not while the recommendation lies more than {FAR_BELOW} below "
-            "it), and how far below it (truth AUC) is the recommendation (and in how many cells "
-            "it is a selection rather than all features); beside it the fixed choice with the "
-            "lowest mean regret over the cells where it ran, and whether the recommendation's "
-            "mean regret is strictly below that of every fixed choice. Truth AUC of the logistic "
-            "regression judge.",
-            "",
-            markdown_table(pd.DataFrame(rows)),
-            "",
-            "The same cells under other rules the board could follow (the board's rule is in "
-            "docs/compare.md): mean regret, and the cells more than 0.03 truth AUC below the best "
-            "candidate. *all features*: always every column; *simplest tied*: the top group's "
-            "fewest features; *largest tied selection*: the top group's largest selection (all "
-            "features if it holds none); *highest tied score*: the top group's highest weak-label "
-            "score.",
-            "",
-            markdown_table(_rules_table(alternatives)),
-            "",
-        ]
-    )
-
-
-def _recommendation_rules(cand: pd.DataFrame) -> dict[str, pd.Series]:
-    """The row each recommendation rule picks among one cell's candidates."""
-    # positions by numpy on the cell's few rows (a stable lexsort sorts as pandas' stable
-    # sort_values does, NaN last): this runs once per labeled cell
-    everything = np.flatnonzero(cand["method"].to_numpy() == ALL_FEATURES)
-    group = np.flatnonzero(cand["tied"].to_numpy().astype(bool))
-    selections = group[cand["method"].to_numpy()[group] != ALL_FEATURES]
-    k = cand["k"].to_numpy(dtype=float)
-    seconds = cand["select_seconds"].to_numpy(dtype=float)
-    score = cand["weak_score"].to_numpy(dtype=float)
-    score_or_lowest = np.where(np.isnan(score), -np.inf, score)  # a missing score ranks lowest
-    positions = {
-        "the board": np.flatnonzero(cand["recommended"].to_numpy().astype(bool))[0],
-        "all features": everything[0] if everything.size else None,
-        # the board's own tie-breaks: fewest features, then fewest seconds; the largest
-        # selection, then (as the cells do not record stability) the higher score
-        "simplest tied": (group[np.lexsort((seconds[group], k[group]))[0]] if group.size else None),
-        "largest tied selection": (
-            selections[np.lexsort((score[selections], k[selections]))[-1]]
-            if selections.size
-            else (everything[0] if everything.size else None)
-        ),
-        "highest tied score": (
-            group[np.argsort(score_or_lowest[group], kind="stable")[-1]] if group.size else None
-        ),
-    }
-    return {rule: cand.iloc[pos] for rule, pos in positions.items() if pos is not None}
-
-
-def _rules_table(alternatives: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
-    """Per regime and rule: the mean regret and the cells more than ``FAR_BELOW`` below."""
-    regimes = list(dict.fromkeys(regime for regime, _ in alternatives))
-    rules = list(dict.fromkeys(rule for _, rule in alternatives))
-    table = []
-    for regime in regimes:
-        row = {"regime": regime}
-        for rule in rules:
-            regrets = np.asarray(alternatives.get((regime, rule), []))
-            row[rule] = (
-                f"{regrets.mean():.4f} ({int((regrets > FAR_BELOW).sum())} of {regrets.size})"
-                if regrets.size
-                else "–"
-            )
-        table.append(row)
-    return pd.DataFrame(table)
-
-
-def _cannot_run(table: pd.DataFrame) -> tuple[pd.Series, str]:
-    """Which cells cannot run (too few labels for the board: recorded with no rows), and a
-    sentence naming them per regime and dataset."""
-    notes = table["notes"].fillna("").astype(str) if "notes" in table else None
-    if notes is None:
-        return pd.Series(False, index=table.index), ""
-    cannot = notes.str.startswith(CANNOT_RUN)
-    if not cannot.any():
-        return cannot, ""
-    parts = []
-    for regime, cells in table[cannot].groupby("regime", sort=False):
-        per_dataset = [
-            f"{dataset} seed{'s' if len(seeds) > 1 else ''} "
-            + ", ".join(str(int(s)) for s in sorted(seeds))
-            for dataset, seeds in cells.groupby("dataset")["seed"]
-        ]
-        parts.append(f"{regime}: {'; '.join(per_dataset)}")
-    reason = notes[cannot].iloc[0].split(": ", 1)[-1]
-    n = int(cannot.sum())
-    text = (
-        f"Cannot run: {n} cell{'s' if n > 1 else ''} ({' | '.join(parts)}), whose split leaves too "
-        f"few labels (as in the first of them: {reason}); they are final, hold no rows and are "
-        "left out of everything below."
-    )
-    return cannot, text
-
-
-def _settings_text(table: pd.DataFrame) -> str:
-    """The settings the cells ran with (fixed by each table's size), per method: the range."""
-    if "settings" not in table:
-        return ""
-    import json
-
-    seen: dict = {}
-    for text in table["settings"].dropna():
-        for method, values in json.loads(text).items():
-            for key, value in values.items():  # a value per k: each k's
-                for one in value.values() if isinstance(value, dict) else [value]:
-                    seen.setdefault((method, key), set()).add(one)
-    parts = [
-        f"{m} {key}={min(v)}" + (f"..{max(v)}" if len(v) > 1 else "")
-        for (m, key), v in sorted(seen.items())
-        if all(isinstance(x, (int, float)) for x in v)
-    ]
-    if not parts:
-        return ""
-    return "Settings run (fixed by each table's size, `method_settings`): " + "; ".join(parts) + "."
-
-
 def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
     n_cells = len(table)
     grid = len(DATASETS) * len(REGIMES)
     done = table.groupby(["dataset", "regime"])["seed"].nunique()  # cells that cannot run too
-    cannot, cannot_text = _cannot_run(table)
+    cannot, cannot_text = cannot_run(table)
     table = table[~cannot]
-    long = _long(table)
+    long = long_table(table)
     families = {}
     for name, family in FAMILIES.items():
         families.setdefault(family, []).append(name)
@@ -619,7 +250,7 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "semi-5pc: 5 % of each class labeled; none: no labels, UFVS's "
         "values mapped to their columns).",
         "",
-        " ".join(t for t in (_settings_text(table), _left_out(table)) if t),
+        " ".join(t for t in (settings_text(table), left_out(table)) if t),
         "",
     ]
     if long.empty:
@@ -641,15 +272,15 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
             markdown_table(_rounded(answer)),
             "",
         ]
-    k_plot = _k_plot(long, ctx)
-    if k_plot:
-        lines += [f"![truth AUC against k per family and regime]({k_plot})", ""]
-    lines += [f"![cost against benefit]({_cost_plot(long, ctx)})", ""]
-    calibration = _board_calibration(long)
+    k_figure = k_plot(long, ctx)
+    if k_figure:
+        lines += [f"![truth AUC against k per family and regime]({k_figure})", ""]
+    lines += [f"![cost against benefit]({cost_plot(long, ctx)})", ""]
+    calibration = board_calibration(long)
     lines += [calibration] if calibration else []
-    candidates = _candidates(long)
-    for regime in [r for r in REGIMES if r in set(candidates["regime"])]:
-        in_regime = candidates[candidates["regime"] == regime]
+    ranked = candidates(long)
+    for regime in [r for r in REGIMES if r in set(ranked["regime"])]:
+        in_regime = ranked[ranked["regime"] == regime]
         board, note = _leaderboard(in_regime)
         datasets = sorted(set(in_regime["dataset"]))
         lines += [

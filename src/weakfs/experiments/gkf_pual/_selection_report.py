@@ -19,6 +19,26 @@ def _lambda1(params) -> float:
     return float(ast.literal_eval(str(params)).get("lambda1", np.nan))
 
 
+def _mean_of_rows(rows: list[dict], pooled: dict, rules: list[tuple[str, str]]) -> dict:
+    """The table's last row: the paper's mean, and each rule's cells pooled per (task, γ)."""
+    total = {"dataset": "mean of the rows", "γ": "", "reps": ""}
+    total["Table 3 (paper)"] = f"{np.mean([float(r['Table 3 (paper)']) for r in rows]):.1f}"
+    for method, label in rules:
+        if pooled[method]:
+            means = (
+                pd.concat(pooled[method])
+                .groupby(["dataset", "gamma"])[["irrelevant_removed", "relevant_kept", "f1"]]
+                .mean()
+            )
+            total[label] = " / ".join(
+                f"{means[c].mean():.{1 if c == 'f1' else 0}f}"
+                for c in ("irrelevant_removed", "relevant_kept", "f1")
+            )
+        else:
+            total[label] = "–"
+    return total
+
+
 def selection_section(table: pd.DataFrame) -> list[str]:
     """The table beyond the paper: three ways of choosing λ1, compared on the same splits."""
     rules = [
@@ -47,21 +67,7 @@ def selection_section(table: pd.DataFrame) -> list[str]:
                     f" / {sub['f1'].mean():.1f}"
                 )
             rows.append(row)
-    total = {"dataset": "mean of the rows", "γ": "", "reps": ""}
-    total["Table 3 (paper)"] = f"{np.mean([float(r['Table 3 (paper)']) for r in rows]):.1f}"
-    for method, label in rules:
-        if pooled[method]:
-            means = (
-                pd.concat(pooled[method])
-                .groupby(["dataset", "gamma"])[["irrelevant_removed", "relevant_kept", "f1"]]
-                .mean()
-            )
-            total[label] = " / ".join(
-                f"{means[c].mean():.{1 if c == 'f1' else 0}f}"
-                for c in ("irrelevant_removed", "relevant_kept", "f1")
-            )
-        else:
-            total[label] = "–"
+    total = _mean_of_rows(rows, pooled, rules)
     lines = [
         "### Beyond the paper: choosing λ1 for variable selection",
         "",

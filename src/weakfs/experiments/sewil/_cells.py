@@ -35,10 +35,9 @@ __all__ = ["VERSION", "load_split", "make_cells", "run_cell"]
 
 def _version(cell: dict) -> int:
     """2: weakfs's forest, FSGA's elite, back-filling and child length as the authors' code,
-    MNIST/Fashion binarised; CoT-FSS 3: its start comes from the labeled rows, at most k
-    features; criteria 3: their self-learning uses weakfs's forest too (it used
-    scikit-learn's). New methods start at their family's version: the FSGA arms at 2, the
-    criteria with the printed transductive bound at 3."""
+    MNIST/Fashion binarised; CoT-FSS 3: its start comes from the labeled rows, at most k features;
+    criteria 3: their self-learning uses weakfs's forest too (it used scikit-learn's). New methods
+    start at their family's version: the FSGA arms at 2, criteria with the printed TB at 3."""
     return 3 if cell.get("method") in ("cotfss", "criteria", TB_PRINTED_METHOD) else 2
 
 
@@ -135,10 +134,9 @@ def _criteria_cell(
 ):
     """Table 2: 40 random subsets, each criterion's pick, and the ground truth (best ACC-U).
 
-    ``names``: the criteria (default Table 2's four); ``details``: also the index of each pick
-    and of the best subset, and the Spearman correlation over the subsets of minus each
-    criterion with ACC-U (``<criterion>_rho``).
-    """
+    ``names``: the criteria (default Table 2's four); ``details``: also the index of each pick and
+    of the best subset, and the Spearman correlation over the subsets of minus each criterion
+    with ACC-U (``<criterion>_rho``)."""
     from joblib import Parallel, delayed
 
     from weakfs.semi_supervised import ForestSubsetObjective, get_criterion, make_forest, self_learn

@@ -332,6 +332,57 @@ class _ADMMProblem:
         with limit_threads(self.St.shape, (self.p + 1, self.p + 1)):
             return self._solve(lambda1, state, **options)
 
+    def _residuals(self, changes, duals, blocks, primal_parts, mu, *, tol, abs_tol, fast):
+        """The stopping test's norms (eq. 31, Boyd et al. §3.3.1), block by block (h, a, t, b):
+        ``(primal, dual, e_pri, e_dual)`` from each block's ``changes`` this iteration, the
+        ``duals`` (u_h, u_a, v, q), the ``blocks`` ``(f, h, a, t, b, Dα)`` and the primal
+        residuals ``primal_parts``; ``fast`` applies Sᵀ to a block's change and dual in one
+        product."""
+        n, n_pos = self.n, self.n_pos
+        St, Sp, Su, Dt = self.St, self.Sp, self.Su, self.Dt
+        dh, da, dt_, db = changes
+        u_h, u_a, v, q = duals
+        f, h, a, t, b, Dalpha = blocks
+        fp, fu = f[:n_pos], f[n_pos:]
+        mu1, mu2, mu3, mu4 = mu
+        sqrt_dual = np.sqrt(self.p + 1)
+        if fast:
+            # Sᵀ applied to the change and to the dual of a block in one product
+            ph = Sp.T @ np.column_stack((dh, u_h))
+            pa = Su.T @ np.column_stack((da, u_a))
+            pb = St.T @ np.column_stack((db, q))
+            s_h = mu1 * np.linalg.norm(ph[:, 0])
+            s_a = mu2 * np.linalg.norm(pa[:, 0])
+            s_t = mu3 * np.linalg.norm(Dt(dt_))
+            s_b = mu4 * np.linalg.norm(pb[:, 0])
+            e_dual = (
+                sqrt_dual * abs_tol + tol * np.linalg.norm(ph[:, 1]),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(pa[:, 1]),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(pb[:, 1]),
+            )
+        else:
+            s_h = mu1 * np.linalg.norm(Sp.T @ dh)
+            s_a = mu2 * np.linalg.norm(Su.T @ da)
+            s_t = mu3 * np.linalg.norm(Dt(dt_))
+            s_b = mu4 * np.linalg.norm(St.T @ db)
+            e_dual = (
+                sqrt_dual * abs_tol + tol * np.linalg.norm(Sp.T @ u_h),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(Su.T @ u_a),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
+                sqrt_dual * abs_tol + tol * np.linalg.norm(St.T @ q),
+            )
+        nf, nfp, nfu = np.linalg.norm(f), np.linalg.norm(fp), np.linalg.norm(fu)
+        e_pri = (
+            np.sqrt(n_pos) * abs_tol + tol * max(nfp, np.linalg.norm(h), np.sqrt(n_pos)),
+            np.sqrt(n - n_pos) * abs_tol + tol * max(nfu, np.linalg.norm(a), np.sqrt(n - n_pos)),
+            np.sqrt(t.shape[0]) * abs_tol + tol * max(np.linalg.norm(Dalpha), np.linalg.norm(t)),
+            np.sqrt(n) * abs_tol + tol * max(nf, np.linalg.norm(b)),
+        )
+        primal = tuple(np.linalg.norm(r) for r in primal_parts)
+        dual = (s_h, s_a, s_t, s_b)
+        return primal, dual, e_pri, e_dual
+
     def _solve(
         self,
         lambda1: float,
@@ -364,7 +415,7 @@ class _ADMMProblem:
         ``first_adapt``, twice that, four times, …"""
         n, p, n_pos = self.n, self.p, self.n_pos
         C1, C2 = self.C1, self.C2
-        St, Sp, Su = self.St, self.Sp, self.Su
+        St = self.St
         groups = self.design.groups
         gflat = self.gflat
         Dt = self.Dt
@@ -378,7 +429,6 @@ class _ADMMProblem:
         z, h, a, t, b = state.z, state.h, state.a, state.t, state.b
         u_h, u_a, v, q = state.u_h, state.u_a, state.v, state.q
 
-        sqrt_dual = np.sqrt(p + 1)
         history: list[dict] = []
         converged = False
         it = 0
@@ -425,48 +475,16 @@ class _ADMMProblem:
             record = record_every and (it % record_every == 0 or it == max_iter)
             if stopping == "none" and not record and not (adapt and it == next_adapt):
                 continue  # no stopping test: the residuals only feed the history and balancing
-            if fast:
-                # Sᵀ applied to the change and to the dual of a block in one product
-                ph = Sp.T @ np.column_stack((dh, u_h))
-                pa = Su.T @ np.column_stack((da, u_a))
-                pb = St.T @ np.column_stack((db, q))
-                s_h = mu1 * np.linalg.norm(ph[:, 0])
-                s_a = mu2 * np.linalg.norm(pa[:, 0])
-                s_t = mu3 * np.linalg.norm(Dt(dt_))
-                s_b = mu4 * np.linalg.norm(pb[:, 0])
-                e_dual = (
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(ph[:, 1]),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(pa[:, 1]),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(pb[:, 1]),
-                )
-            else:
-                s_h = mu1 * np.linalg.norm(Sp.T @ dh)
-                s_a = mu2 * np.linalg.norm(Su.T @ da)
-                s_t = mu3 * np.linalg.norm(Dt(dt_))
-                s_b = mu4 * np.linalg.norm(St.T @ db)
-                e_dual = (
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(Sp.T @ u_h),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(Su.T @ u_a),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
-                    sqrt_dual * abs_tol + tol * np.linalg.norm(St.T @ q),
-                )
-            nf, nfp, nfu = np.linalg.norm(f), np.linalg.norm(fp), np.linalg.norm(fu)
-            e_pri = (
-                np.sqrt(n_pos) * abs_tol + tol * max(nfp, np.linalg.norm(h), np.sqrt(n_pos)),
-                np.sqrt(n - n_pos) * abs_tol
-                + tol * max(nfu, np.linalg.norm(a), np.sqrt(n - n_pos)),
-                np.sqrt(t.shape[0]) * abs_tol
-                + tol * max(np.linalg.norm(Dalpha), np.linalg.norm(t)),
-                np.sqrt(n) * abs_tol + tol * max(nf, np.linalg.norm(b)),
+            primal, dual, e_pri, e_dual = self._residuals(
+                (dh, da, dt_, db),
+                (u_h, u_a, v, q),
+                (f, h, a, t, b, Dalpha),
+                (r_h, r_a, r_t, r_b),
+                mu,
+                tol=tol,
+                abs_tol=abs_tol,
+                fast=fast,
             )
-            primal = (
-                np.linalg.norm(r_h),
-                np.linalg.norm(r_a),
-                np.linalg.norm(r_t),
-                np.linalg.norm(r_b),
-            )
-            dual = (s_h, s_a, s_t, s_b)
             # the paper's eq. 31 tests the four dual residuals only; "none" tests nothing
             done = (
                 stopping != "none"
@@ -474,14 +492,7 @@ class _ADMMProblem:
                 and (stopping == "paper" or all(pv <= pe for pv, pe in zip(primal, e_pri)))
             )
             if record_every and (it % record_every == 0 or done or it == max_iter):
-                history.append(
-                    {
-                        "iteration": it,
-                        "primal_residual": float(np.sqrt(sum(x * x for x in primal))),
-                        "dual_residual": float(np.sqrt(sum(x * x for x in dual))),
-                        "n_nonzero_groups": int((shrink > 0).sum()),
-                    }
-                )
+                history.append(_history_entry(it, primal, dual, shrink))
             if done:
                 converged = True
                 break
@@ -491,17 +502,34 @@ class _ADMMProblem:
             # (from ``first_adapt``)
             if adapt and it == next_adapt and n_refactor < max_refactor:
                 next_adapt *= 2
-                changed = False
-                for k in range(4):
-                    ratio = (primal[k] / e_pri[k]) / max(dual[k] / e_dual[k], 1e-300)
-                    if ratio > 10.0 or ratio < 0.1:
-                        mu[k] *= float(np.clip(np.sqrt(ratio), 0.01, 100.0))
-                        changed = True
-                if changed:
+                if _balance_penalties(mu, primal, dual, e_pri, e_dual):
                     chol, lu = self.factor(mu, inverse=fast)
                     n_refactor += 1
         state = _ADMMState(z, h, a, t, b, u_h, u_a, v, q)
         return _ADMMResult(state, it, converged, history, tuple(mu))
+
+
+def _history_entry(it: int, primal, dual, shrink: np.ndarray) -> dict:
+    """One line of the solver's ``history``: the residuals' norms over the four blocks."""
+    return {
+        "iteration": it,
+        "primal_residual": float(np.sqrt(sum(x * x for x in primal))),
+        "dual_residual": float(np.sqrt(sum(x * x for x in dual))),
+        "n_nonzero_groups": int((shrink > 0).sum()),
+    }
+
+
+def _balance_penalties(mu: list, primal, dual, e_pri, e_dual) -> bool:
+    """Residual balancing: each penalty ``mu[k]`` (changed in place) moved by the square root of
+    its block's primal-to-dual residual ratio (relative to their tolerances) when that ratio is
+    above 10 or below 0.1, clipped to [0.01, 100]; whether any changed."""
+    changed = False
+    for k in range(4):
+        ratio = (primal[k] / e_pri[k]) / max(dual[k] / e_dual[k], 1e-300)
+        if ratio > 10.0 or ratio < 0.1:
+            mu[k] *= float(np.clip(np.sqrt(ratio), 0.01, 100.0))
+            changed = True
+    return changed
 
 
 def _admm(

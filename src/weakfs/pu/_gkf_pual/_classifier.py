@@ -25,6 +25,7 @@ from weakfs._docstrings import fill_doc
 from weakfs._graph import knn_laplacian
 from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
+from weakfs._words import counted
 from weakfs.pu._base import _StandardizedPUClassifier
 from weakfs.pu._gkf_pual._admm import GRAPH_SOLVERS, _admm, _final_coefficients, gkf_pual_objective
 from weakfs.pu._gkf_pual._design import (
@@ -301,7 +302,7 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         if need_mb > self.memory_limit_mb:
             fits = largest_quadratic_model(n, self.memory_limit_mb)
             raise ValueError(
-                f"too many features for the quadratic model: {m} features give "
+                f"too many features for the quadratic model: {counted(m, 'feature')} give "
                 f"{m * (m + 3) // 2} coefficients and need about {need_mb:.0f} MB "
                 f"(> memory_limit_mb={self.memory_limit_mb:g}); screen them first with "
                 f"GKFPUALSelector(prefilter={fits}) (or prefilter='auto'; on the command line "
@@ -390,7 +391,8 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         if self.verbose:
             print(
                 f"GKF-PUAL: {n_iter} ADMM iterations, converged={converged}, "
-                f"{int(support.sum())}/{m} features kept, objective {self.objective_:.6g}"
+                f"{int(support.sum())}/{counted(m, 'feature')} kept, objective "
+                f"{self.objective_:.6g}"
             )
         return self
 

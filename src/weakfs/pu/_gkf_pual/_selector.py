@@ -16,6 +16,7 @@ from weakfs._docstrings import fill_doc
 from weakfs._information import EncodedColumns, discretize
 from weakfs._selection import SupportSelector
 from weakfs._validation import validate_X_y
+from weakfs._words import counted
 from weakfs.pu._gkf_pual._classifier import (
     GKFPUALClassifier,
     largest_quadratic_model,
@@ -37,7 +38,8 @@ def _check_k(k, n_features: int) -> int | None:
         )
     if not 1 <= int(k) <= n_features:
         raise ValueError(
-            f"n_features_to_select={k} is out of range: X has {n_features} features, so it must "
+            f"n_features_to_select={k} is out of range: X has {counted(n_features, 'feature')}, "
+            "so it must "
             f"be in [1, {n_features}]"
         )
     return int(k)
@@ -189,7 +191,8 @@ class GKFPUALSelector(SupportSelector):
             return None
         if k is not None and k > m:
             raise ValueError(
-                f"n_features_to_select={k} is more than the {m} features the prefilter keeps"
+                f"n_features_to_select={k} is more than the {counted(m, 'feature')} the prefilter "
+                "keeps"
             )
         s = np.asarray(y).ravel() == 1
         relevance = EncodedColumns(discretize(X, 5)).mutual_information(s.astype(int))

@@ -166,6 +166,10 @@ def build_tree(
 
     Returns the flat arrays ``(feature, threshold, left, right, value, risk, weight, n_node,
     depth)`` trimmed to the number of nodes.
+
+    One loop nest over the node stack, longer than the size rule's 100 lines: split into
+    functions, numba would pass the stack, the row buffers and the candidate splits through a
+    dozen arguments at every node.
     """
     n = rows_in.shape[0]
     d = X.shape[1]

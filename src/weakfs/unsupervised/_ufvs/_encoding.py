@@ -17,6 +17,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from weakfs._information import bin_equal_width
+from weakfs._words import counted
 from weakfs.unsupervised._ufvs import _kernels as K
 
 _CHUNK_ENTRIES = 4_000_000  # entries per block when binning dense numeric data
@@ -167,7 +168,9 @@ def _listed_columns(spec, d: int, names) -> np.ndarray:
         else:
             j = int(item)
             if not -d <= j < d:
-                raise ValueError(f"categorical_features index {j} out of range for {d} columns")
+                raise ValueError(
+                    f"categorical_features index {j} out of range for {counted(d, 'column')}"
+                )
             mask[j] = True
     return mask
 

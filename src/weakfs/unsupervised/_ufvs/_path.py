@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from weakfs._information import entropy, mutual_information
+from weakfs._words import counted
 from weakfs.unsupervised._ufvs import _kernels as K
 from weakfs.unsupervised._ufvs._encoding import _bitset_patterns
 from weakfs.unsupervised._ufvs._selector import (
@@ -184,7 +185,7 @@ class UFVSPath:
         if y is not None:
             y_arr = np.asarray(y).ravel()
             if y_arr.shape[0] != n:
-                raise ValueError(f"X has {n} rows but y has {y_arr.shape[0]} entries")
+                raise ValueError(f"X has {counted(n, 'row')} but y has {y_arr.shape[0]} entries")
             if pd.isna(y_arr).any():
                 raise ValueError("y contains missing values (NaN/None)")
             self._labels = np.unique(y_arr, return_inverse=True)[1].ravel()
