@@ -294,7 +294,7 @@ def _brute_force_signed_rank_p(diff) -> float:
 def test_signed_rank_p_is_the_share_of_sign_patterns_reaching_the_observed_sum(seed):
     from scipy.stats import wilcoxon
 
-    from weakfs.experiments.benchmark._report_statistics import wilcoxon_greater
+    from weakfs.experiments._report_statistics import wilcoxon_greater
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 11))

@@ -150,7 +150,7 @@ def test_select_takes_a_board_row_exactly(tmp_path, capsys, suffix):
     path = _table(tmp_path)
     board = tmp_path / f"board.{suffix}"
     argv = ["compare", str(path), "--target", "label", "--positive", "1", "--methods", "mrmr"]
-    assert main([*argv, "-k", "1,2", "--cv", "3", "--no-progress", "-o", str(board)]) == 0
+    assert main([*argv, "-k", "2", "--cv", "3", "--no-progress", "-o", str(board)]) == 0
     written = pd.read_csv(board) if suffix == "csv" else None
     out = tmp_path / "sel.csv"
     argv = ["select", str(path), "--target", "label", "--positive", "1", "--from-board"]

@@ -66,3 +66,72 @@ def test_the_abstaining_board_names_the_pick_at_the_size_nearest_20():
 
 def test_the_guide_object_is_what_the_board_reads():
     assert isinstance(load_size_guide(), SizeGuide)
+
+
+# ---------------------------------------------------------------------------------------------
+# compare_selectors(k=...) and the command line
+
+
+def _pu_table(n: int = 300, d: int = 12, seed: int = 0):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, d))
+    y_true = (X[:, 0] + X[:, 1] > 0).astype(int)
+    return X, y_true * (rng.rand(n) < 0.4), y_true
+
+
+def test_compare_at_a_named_size_recommends_a_refitted_selection_of_that_size():
+    from weakfs import compare_selectors
+
+    X, s, _ = _pu_table()
+    board = compare_selectors(
+        X, s, k=[3, 5], methods=["semi_jmi", "mrmr"], prior=0.5, n_random=2, cv=3, budget=None
+    )
+    rec = board[board["recommended"]]
+    assert sorted(rec["k"]) == [3, 5] and not rec["method"].eq("all features").any()
+    assert (rec["features_from"] == "refit on all rows").all()
+    assert [len(f) for f in rec.sort_values("k")["features"]] == [3, 5]
+    assert set(board.loc[board["k_rule"] == "named", "k"]) == {3, 5}
+    assert board.attrs["sizes"] == [3, 5] and board.attrs["verdict"] is None
+    assert sum(n.startswith("At k = ") for n in board.attrs["notes"]) == 2
+    assert "all features" in set(board["method"])  # the reference row stays
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"k": 12}, "k must name sizes from 1 to 11"), ({"k": 3, "ks": [2, 3]}, "not both")],
+)
+def test_impossible_named_sizes_are_refused(options, message):
+    from weakfs import compare_selectors
+
+    X, s, _ = _pu_table()
+    with pytest.raises(ValueError, match=message):
+        compare_selectors(X, s, methods=["mrmr"], prior=0.5, budget=None, **options)
+
+
+def test_the_command_line_answers_at_the_size_and_select_takes_the_one_asked(tmp_path, capsys):
+    from weakfs.cli import main
+
+    X, s, _ = _pu_table(seed=1)
+    frame = pd.DataFrame(X, columns=[f"c{j}" for j in range(X.shape[1])]).assign(t=s)
+    table = tmp_path / "t.csv"
+    frame.to_csv(table, index=False)
+    board = tmp_path / "board.csv"
+    argv = ["compare", str(table), "--target", "t", "--positive", "1", "--methods", "mrmr"]
+    assert main([*argv, "-k", "2,4", "--cv", "3", "--budget", "none", "-o", str(board)]) == 0
+    out = capsys.readouterr().out
+    assert "every selection of k = 2, 4" in out and "recommended at k=4: mrmr" in out
+    assert main(["select", "--from-board", str(board)]) == 2
+    assert "give -k with one" in capsys.readouterr().err
+    assert main(["select", "--from-board", str(board), "-k", "4"]) == 0
+    assert "selected 4:" in capsys.readouterr().out
+
+
+def test_the_abstaining_board_adds_the_line_for_fewer_columns_apart_from_its_notes(capsys):
+    from weakfs import compare_selectors
+
+    X, s, _ = _pu_table(seed=2)
+    board = compare_selectors(X, s, methods=["semi_jmi", "mrmr"], prior=0.5, cv=3, budget=None)
+    assert board.attrs["verdict"] is not None  # 12 columns of which 2 matter: labels can't tell
+    line = board.attrs["if_fewer_columns"]
+    assert line.startswith("If you must keep fewer columns: at k = ")
+    assert line not in board.attrs["notes"]  # the benchmark's cells keep the notes as they were

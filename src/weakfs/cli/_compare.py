@@ -30,7 +30,10 @@ PARSER = {
     "not found worse than the best on the same folds, and 'recommended' ('*') is all features "
     "when they are in it, else its simplest member. When the labels cannot tell the candidates "
     "apart (most of them tied, or too few labeled rows per test fold) the board abstains: it "
-    "says so and recommends all features.",
+    "says so and recommends all features. With -k K the board answers at that size instead: "
+    "k_rule 'named' marks the selections of K columns, '*' the one with the highest posterior "
+    "(its weak score shrunk toward the weak-label benchmark's record of that selector at that "
+    "size), '=' those within noise of it; all features stays as the reference.",
     "allow_abbrev": False,
 }
 
@@ -43,8 +46,10 @@ def format_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     run.add_argument(
         "-k",
         metavar="K[,K...]",
-        help="sizes to try: numbers of features each selector keeps (5,10,20), not feature "
-        "names (default: about 8 sizes from 1 to the number of features)",
+        help="the size you must keep: compare the selectors at exactly K features (a number "
+        "of features, not names; several sizes give one recommendation each); all features "
+        "stays as the reference. Without -k: about 8 sizes from 1 to the number of features, "
+        "each method's automatic k, and whether to select at all",
     )
     run.add_argument("--cv", type=int, default=5, metavar="N", help="folds (default 5)")
     run.add_argument(
@@ -79,7 +84,7 @@ class CompareRequest:
 
     table: TableRequest
     methods: tuple[str, ...] | None
-    ks: tuple[int, ...] | None
+    sizes: tuple[int, ...] | None
     cv: int
     budget: float | None
     n_jobs: int | None
@@ -194,7 +199,7 @@ def run(request: CompareRequest) -> int:
             features.X,
             labels.values,
             methods=None if request.methods is None else list(request.methods),
-            ks=None if request.ks is None else list(request.ks),
+            k=None if request.sizes is None else list(request.sizes),
             cv=request.cv,
             prior=prior,
             prior_interval=prior == "auto" and table.labels == "pu",
@@ -236,18 +241,25 @@ def _print_board(board: pd.DataFrame, seconds: float) -> None:
     pu = board.attrs.get("labels") == "pu" and "raw_score" in summary
     raw_first = primary_score_reason(board)
     headline = board_headline(board)
+    sizes = board.attrs.get("sizes")
+    each = (
+        f"every selection of k = {', '.join(map(str, sizes))}, highest posterior first"
+        if sizes
+        else "each method at its automatic k"
+    )
+    marks = "= within noise of it, * recommended" if sizes else "= top group, * recommended"
     if headline:
         print(f"\nleaderboard: {headline[0].lower()}{headline[1:]}; give a larger --budget.")
     elif raw_first:
         print(
-            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; score = raw PU AUC "
+            f"\nleaderboard ({seconds:.0f} s; {each}; score = raw PU AUC "
             f"of labeled against unlabeled rows [90 % interval], the primary score here: "
-            f"{raw_first}; = top group, * recommended):"
+            f"{raw_first}; {marks}):"
         )
     else:
         print(
-            f"\nleaderboard ({seconds:.0f} s; each method at its automatic k; "
-            f"score = {_score_words(board)}, [90 % interval]; = top group, * recommended):"
+            f"\nleaderboard ({seconds:.0f} s; {each}; "
+            f"score = {_score_words(board)}, [90 % interval]; {marks}):"
         )
     for rank, (_, row) in enumerate(summary.iterrows(), 1):
         stab = "" if np.isnan(row["stability"]) else f"  stability {row['stability']:.2f}"
@@ -271,6 +283,11 @@ def _print_board(board: pd.DataFrame, seconds: float) -> None:
     verdict = stated_verdict(board)
     if verdict and verdict != board.attrs.get("verdict"):  # the notes hold the board's own
         print(singular_counts(verdict))
+    if verdict and board.attrs.get("if_fewer_columns"):
+        print(board.attrs["if_fewer_columns"])
+    if sizes:
+        _print_named_recommendations(board)
+        return
     pick = board[board["recommended"]].iloc[0]
     if pick["method"] == "all features":
         print("recommended: all features (no selection)" + _not_the_leader(summary, pick))
@@ -280,6 +297,17 @@ def _print_board(board: pd.DataFrame, seconds: float) -> None:
         f"recommended: {pick['method']} with k={_k_text(pick)[2:]} "
         f"(weakfs select --method {pick['method'].replace(' ', '_')}{k})"
     )
+
+
+def _print_named_recommendations(board: pd.DataFrame) -> None:
+    """One line per size the user named: the recommended selection as a command (the notes
+    said why it, and which rows are within noise of it)."""
+    for _, pick in board[board["recommended"]].iterrows():
+        shown = ", ".join(pick["features"][:8]) + (", ..." if len(pick["features"]) > 8 else "")
+        print(
+            f"recommended at k={pick['k']}: {pick['method']} ({shown}; weakfs select --method "
+            f"{pick['method']} -k {pick['k']})"
+        )
 
 
 def _chooses_its_own_size(method: str) -> bool:

@@ -388,8 +388,9 @@ def _write_outputs(request, selector, features, y, names, scores, label, prior_i
         )
 
 
-def _board_row(path: Path) -> dict:
-    """The recommended row of a board file (``weakfs compare -o``): method, k, features."""
+def _board_row(path: Path, k=None) -> dict:
+    """The recommended row of a board file (``weakfs compare -o``): method, k, features; on a
+    board made at several named sizes (``weakfs compare -k 10,20``), the one at ``k``."""
     import json
 
     import pandas as pd
@@ -404,8 +405,14 @@ def _board_row(path: Path) -> dict:
     if "recommended" not in frame:
         _fail(f"{path.name} is not a board written by weakfs compare -o (.csv or .json)")
     picked = frame[frame["recommended"].astype(str).str.lower().isin(["true", "1"])]
+    if len(picked) > 1:  # one per named size: -k says which
+        sizes = ", ".join(str(v) for v in picked["k"])
+        at = picked[picked["k"].astype(int) == k] if isinstance(k, int) else picked.iloc[:0]
+        if len(at) != 1:
+            _fail(f"{path.name} recommends a selection at each of k = {sizes}: give -k with one")
+        picked = at
     if len(picked) != 1:
-        _fail(f"{path.name} has {len(picked)} recommended rows; a board has exactly one")
+        _fail(f"{path.name} has no recommended row: it is not a finished board")
     return picked.iloc[0].to_dict()
 
 
@@ -415,7 +422,7 @@ def _run_from_board(request: SelectRequest) -> int:
     path = Path(request.from_board)
     if not path.is_file():
         _fail(f"no such file: {path}")
-    row = _board_row(path)
+    row = _board_row(path, request.k)
     names = [str(f) for f in row["features"]]
     features, y = None, None
     if request.table is not None:

@@ -37,6 +37,7 @@ from weakfs.compare._folds import (
 )
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._model import WeakLabelLogisticRegression
+from weakfs.compare._named_size import named_sizes, settle_recommendation
 from weakfs.compare._plan import Plan
 from weakfs.compare._steps import (
     refit_candidates,
@@ -238,6 +239,7 @@ def _folds(X, y, kind: str, cv: int, n_repeats: int, random_state) -> list:
         "y": ["array-like"],
         "methods": ["array-like", None],
         "ks": ["array-like", None],
+        "k": [Interval(Integral, 1, None, closed="left"), "array-like", None],
         "model": [HasMethods(["fit"]), None],
         "cv": [Interval(Integral, 2, None, closed="left")],
         "n_repeats": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
@@ -260,6 +262,7 @@ def compare_selectors(
     *,
     methods=None,
     ks=None,
+    k=None,
     model=None,
     cv: int = 5,
     n_repeats="auto",
@@ -286,6 +289,13 @@ def compare_selectors(
         Selectors to run (default: every one that reads these labels).
     ks : list of int, optional
         Numbers of features to try (default: about 8 from 1 to the number of features).
+    k : int or list of int, optional
+        The size the user must keep (a gene panel, a sensor budget): the selectors are compared
+        at exactly this size (or these sizes), and at each the recommendation is the selection
+        of that size with the highest ``posterior``, the weak score shrunk toward the
+        benchmark's record of that selector at that size (:class:`~weakfs.compare.SizeGuide`);
+        all features stays as the reference row and is never recommended, and a selector that
+        chooses its own size (SEW-IL) is no candidate.  Give ``k`` or ``ks``, not both.
     model : classifier, optional
         Downstream model fitted on a fold's weak labels and scored on its test rows (default:
         a standardised logistic regression; on PU labels its ``C`` chosen in 1e-4 ... 1 by an
@@ -341,15 +351,19 @@ def compare_selectors(
         few folds"), ``truth`` and ``truth_sd`` (with
         ``y_true``), ``stability`` with ``stability_low``/``stability_high``, ``seconds`` (per
         fold), ``tied`` (in the top group: not found worse than the best candidate),
-        ``recommended`` (exactly one row), ``features`` and ``features_from`` (the columns a
-        refit on all rows selects for the automatic-k rows, else those chosen in the most
-        folds), ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
+        ``recommended`` (exactly one row; with ``k``, one per size: ``k_rule`` is then
+        ``"named"`` on the rows of those sizes, with their ``posterior``), ``features`` and
+        ``features_from`` (the columns a refit on all rows selects for the automatic-k rows and
+        the recommended rows of a named size, else those chosen in the most folds),
+        ``features_in_folds`` and ``auto_k`` (``k_rule == "auto"``).  ``attrs`` holds the
         prior, its source (``prior_how``), the :class:`~weakfs.pu.ResolvedPrior`
         (``prior_resolved``, None for semi-supervised labels), ``notes`` (sentences about what
         was done: the prior, budgeted settings, methods left out, and whether the labels can
         tell the selectors apart), ``selectors_ran`` (the selectors with rows: empty when every
         one was left out, and the board holds only the references), ``verdict`` (the
-        sentence when the labels cannot tell the candidates apart, else None), ``folds`` and
+        sentence when the labels cannot tell the candidates apart, else None),
+        ``if_fewer_columns`` (when the board abstains: the recommendation at its size nearest
+        20, "If you must keep fewer columns: ..."), ``sizes`` (the named sizes), ``folds`` and
         ``fold_scores`` (every row's score, raw score and truth on each fold, as columns of a
         dict, ``pd.DataFrame(board.attrs["fold_scores"])``: one line per ``(method, k, fold)``,
         the folds numbered alike for every row, for paired comparisons of one's own).
@@ -370,7 +384,11 @@ def compare_selectors(
     started = time.time()
     deadline = None if budget is None else started + float(budget)
     notes: list[str] = []
+    if k is not None and ks is not None:
+        raise ValueError("give k (the size you must keep) or ks (the sizes to try), not both")
+    ks = ks if k is None else np.atleast_1d(k)
     X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
+    sizes = named_sizes(k, X.shape[1])
     fixed_settings = _validate_settings(settings)
     n_labeled = int(np.sum(y == 1)) if kind == "pu" else int(np.sum(y != -1))
     cv = _folds_for_labels(y, kind, cv, notes)
@@ -434,9 +452,11 @@ def compare_selectors(
         method_order=list(METHODS),
         score_range=(-np.inf, np.inf) if kind == "pu" else (0.0, 1.0),
     )
-    if verdict is not None:
-        notes.append(verdict)
-    board = refit_candidates(plan, _one_row_for_their_own_size(board))
+    board, verdict, said, fewer = settle_recommendation(
+        _one_row_for_their_own_size(board), verdict, sizes, n_labeled, kind, X.shape[1]
+    )
+    notes += said
+    board = refit_candidates(plan, board)
     board["auto_k"] = board["k_rule"] == "auto"
     board.attrs.update(
         prior=plan.prior,
@@ -447,6 +467,8 @@ def compare_selectors(
         folds=len(splits),
         repeats=max(1, len(splits) // cv),
         verdict=verdict,
+        sizes=sizes,
+        if_fewer_columns=fewer,
         settings={m: plan.settings_for(m) for m in chosen},
         selectors_ran=[m for m in chosen if m in set(board["method"])],
         # plain lists, not a frame: pandas compares and deep-copies attrs as boards are combined

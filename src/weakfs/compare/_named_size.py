@@ -12,7 +12,14 @@ import pandas as pd
 
 from weakfs.compare._size_guide import SizeGuide, load_size_guide
 
-__all__ = ["FEWER_COLUMNS_SIZE", "named_size_rows", "recommend_at_sizes", "smaller_board_line"]
+__all__ = [
+    "FEWER_COLUMNS_SIZE",
+    "named_size_rows",
+    "named_sizes",
+    "recommend_at_sizes",
+    "settle_recommendation",
+    "smaller_board_line",
+]
 
 ALL_FEATURES = "all features"
 RANDOM = "random"
@@ -21,6 +28,21 @@ RANDOM = "random"
 OWN_SIZE = ("sewil",)
 #: the size the default board's extra line answers for ("if you must keep fewer columns")
 FEWER_COLUMNS_SIZE = 20
+
+
+def named_sizes(k, n_columns: int) -> list[int]:
+    """The sizes the user named (``k``: an int or several), checked: each below the table's
+    columns (every column is the all-features reference row, not a selection); [] without
+    ``k``."""
+    if k is None:
+        return []
+    sizes = sorted({int(v) for v in np.atleast_1d(k)})
+    if not sizes or sizes[0] < 1 or sizes[-1] >= n_columns:
+        raise ValueError(
+            f"k must name sizes from 1 to {n_columns - 1}, below the table's {n_columns} "
+            f"columns (every column is the all-features reference row); got {k!r}"
+        )
+    return sizes
 
 
 def named_size_rows(board: pd.DataFrame, size: int) -> pd.Index:
@@ -84,7 +106,7 @@ def _sentence(board, best, rows, size: int, n_labeled: int, share: float) -> str
     rows_word = "row" if n_labeled == 1 else "rows"
     text = (
         f"At k = {size} the board recommends {row['method']}: with {n_labeled} labeled "
-        f"{rows_word} its weak scores weigh {share:.0%} and the benchmark's record of each "
+        f"{rows_word} its weak scores weigh {100 * share:.0f} % and the benchmark's record of each "
         f"selector at this size the rest."
     )
     if tied:
@@ -119,3 +141,22 @@ def smaller_board_line(
         f"If you must keep fewer columns: at k = {size} the recommendation is {chosen.iloc[0]} "
         f"(`weakfs compare -k {size}` compares the selectors at exactly that size)."
     )
+
+
+def settle_recommendation(
+    board: pd.DataFrame, verdict, sizes, n_labeled: int, kind: str, n_columns: int
+) -> tuple[pd.DataFrame, str | None, list[str], str | None]:
+    """The board's last word: at named sizes, one recommendation per size (the question is
+    which selection of that size, not whether to select: no abstention); otherwise the
+    board's own verdict.  Returns the board, the verdict, the sentences for the notes and,
+    when the board abstains, the line for fewer columns (advice, kept apart from the notes of
+    what was done)."""
+    if sizes:
+        board, said = recommend_at_sizes(
+            board, sizes, n_labeled=n_labeled, kind=kind, n_columns=n_columns
+        )
+        return board, None, said, None
+    if verdict is None:
+        return board, None, [], None
+    fewer = smaller_board_line(board, n_labeled=n_labeled, kind=kind, n_columns=n_columns)
+    return board, verdict, [verdict], fewer

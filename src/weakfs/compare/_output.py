@@ -24,7 +24,14 @@ FORMATS = {".md": "md", ".csv": "csv", ".json": "json", ".html": "html"}
 
 def leaderboard_summary(board: pd.DataFrame) -> pd.DataFrame:
     """The candidates: one row per method at its automatic k, and all features (random
-    selection, a reference, at the k of the best candidate), best score first."""
+    selection, a reference, at the k of the best candidate), best score first; at the sizes the
+    user named, every selection of those sizes by size, highest posterior first, and all
+    features as the reference."""
+    if board.attrs.get("sizes"):
+        rows = board[(board["k_rule"] == "named") | (board["method"] == "all features")]
+        order = rows.assign(_all=rows["method"] == "all features", _p=rows["posterior"].fillna(0))
+        order = order.sort_values(["_all", "k", "_p"], ascending=[True, True, False], kind="stable")
+        return order.drop(columns=["_all", "_p"]).reset_index(drop=True)
     rows = board[board["auto_k"] | (board["method"] == "all features")]
     return rows.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -67,6 +74,23 @@ def _markdown(board: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _reading(attrs: dict) -> str:
+    """What the rows, ``=`` and ``*`` mean on this board."""
+    sizes = attrs.get("sizes")
+    if sizes:
+        return (
+            f"every selection of the size you named (k = {', '.join(map(str, sizes))}). `*`: the "
+            "recommendation at each size, the highest posterior (the weak score shrunk toward "
+            "the weak-label benchmark's record of that selector at that size); `=`: within the "
+            "weak scores' noise of it. All features is the reference, never recommended here."
+        )
+    return (
+        "each method at its automatic k. `=`: in the top group (not found worse than the best); "
+        "`*`: the recommendation (all features when they are in the top group, else its "
+        "simplest member)."
+    )
+
+
 def _header(board: pd.DataFrame) -> list[str]:
     attrs = board.attrs
     what = (
@@ -89,10 +113,8 @@ def _header(board: pd.DataFrame) -> list[str]:
         ),
         f"Score: a standardised logistic regression on the selected columns, {what}, over "
         f"{attrs.get('folds', '?')} folds ({attrs.get('repeats', 1)} repetition(s) of the "
-        "folds), with its 90 % interval corrected for the folds' overlap; each method at its "
-        "automatic k. `=`: in the top group (not found worse than the best); `*`: the "
-        "recommendation (all features when they are in the top group, else its simplest "
-        "member). Stability: Nogueira et al.'s index of the sets chosen in "
+        f"folds), with its 90 % interval corrected for the folds' overlap; {_reading(attrs)} "
+        "Stability: Nogueira et al.'s index of the sets chosen in "
         "the folds (1 = always the same, 0 = no better than random). Features: a refit on all "
         "rows at the row's k (the columns `weakfs select` gives). References: random selection "
         "of the same k, and all features.",
@@ -103,6 +125,8 @@ def _header(board: pd.DataFrame) -> list[str]:
     verdict = stated_verdict(board)
     if verdict and verdict not in attrs.get("notes", []):
         lines.append(f"- {singular_counts(verdict)}")
+    if verdict and attrs.get("if_fewer_columns"):
+        lines.append(f"- {attrs['if_fewer_columns']}")
     return [*lines, ""]
 
 

@@ -31,6 +31,10 @@ def board_headline(board: pd.DataFrame) -> str | None:
 
 
 def _candidates(board: pd.DataFrame) -> pd.DataFrame:
+    """The rows a board chooses among: each method at its automatic k and all features, or, at
+    a size the user named, the selections of that size."""
+    if board.attrs.get("sizes"):
+        return board[board["k_rule"] == "named"]
     return board[(board["k_rule"] == "auto") | (board["method"] == "all features")]
 
 
@@ -41,6 +45,8 @@ def stated_verdict(board: pd.DataFrame) -> str | None:
     features."""
     if board.attrs.get("verdict"):
         return board.attrs["verdict"]
+    if board.attrs.get("sizes"):  # at a named size the board picks a selection: no abstention
+        return None
     candidates = _candidates(board)
     if len(candidates) < 2 or not candidates["tied"].all():
         return None

@@ -183,7 +183,8 @@ def refit_candidates(plan: Plan, board: pd.DataFrame) -> pd.DataFrame:
         if row["method"] == RANDOM:  # a reference: other columns in every draw
             origin[i] = "none: random columns, drawn anew in every fold"
             continue
-        if row["k_rule"] != "auto":
+        # the automatic-k rows, and the recommendation at a size the user named
+        if row["k_rule"] != "auto" and not (row["k_rule"] == "named" and row["recommended"]):
             continue
         # the refit reads every column, as weakfs select does
         need = refit_seconds(row["method"], row["seconds"], plan.n_features)

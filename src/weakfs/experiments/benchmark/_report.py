@@ -11,6 +11,11 @@ from scipy.stats import spearmanr
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
+from weakfs.experiments._report_statistics import (
+    friedman_nemenyi,
+    holm,
+    wilcoxon_greater,
+)
 from weakfs.experiments.benchmark._protocol import (
     ALL_FEATURES,
     DATASETS,
@@ -31,11 +36,6 @@ from weakfs.experiments.benchmark._report_cells import (
     settings_text,
 )
 from weakfs.experiments.benchmark._report_figures import cost_plot, k_plot
-from weakfs.experiments.benchmark._report_statistics import (
-    friedman_nemenyi,
-    holm,
-    wilcoxon_greater,
-)
 
 __all__ = ["write_report"]
 

@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from scipy.stats import friedmanchisquare
 
 from weakfs.experiments._registry import ReportContext
 from weakfs.experiments._report import markdown_table
 from weakfs.experiments._report_files import write_if_changed
-from weakfs.experiments.benchmark._report import NEMENYI_Q05
+from weakfs.experiments._report_statistics import friedman_nemenyi
 
 __all__ = ["FAMILY_ORDER", "misses", "regret_table", "size_table", "write_report"]
 
@@ -104,8 +102,7 @@ def size_table(table: pd.DataFrame) -> pd.DataFrame:
         if n_data < 2 or n_methods < 3:
             continue
         ranks = wide.rank(axis=1, ascending=False).mean()
-        _, p = friedmanchisquare(*[wide[m] for m in wide.columns])
-        cd = NEMENYI_Q05[min(n_methods, 12)] * np.sqrt(n_methods * (n_methods + 1) / (6 * n_data))
+        _, p, cd = friedman_nemenyi(wide)
         top = ranks[ranks <= ranks.min() + cd] if p <= 0.05 else ranks
         top = top.sort_values()
         auc = wide.mean()
