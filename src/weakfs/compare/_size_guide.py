@@ -82,6 +82,18 @@ class SizeGuide:
     noise : dict
         Label kind -> ``c`` of the scaled weak scores' error variance ``c / n_labeled``
         against the truth (relative to the cell), which sets the margin of ``tied``.
+
+    Examples
+    --------
+    >>> from weakfs.compare import load_size_guide
+    >>> guide = load_size_guide()
+    >>> methods, scores = ["mrmr", "semi_jmi", "pu_extra_trees"], [0.81, 0.84, 0.80]
+    >>> many = guide.posterior(methods, scores, kind="pu", n_columns=50, k=20, n_labeled=10**6)
+    >>> methods[int(many.argmax())]  # with many labels the weak scores decide
+    'semi_jmi'
+    >>> few = guide.posterior(methods, scores, kind="pu", n_columns=50, k=20, n_labeled=0)
+    >>> bool(few.argmax() == guide.gain(methods, kind="pu", wide=False, k=20).argmax())
+    True
     """
 
     gains: pd.DataFrame
