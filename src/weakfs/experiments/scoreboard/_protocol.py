@@ -35,6 +35,7 @@ SOURCES = {
             "GKF-PUAL-1se",
             "GKF-PUAL-k",
             "GKF-PUAL-R",
+            "GKF-PUAL-script",
         ],
         options={"grid": "reduced", "greedy_rounds": 1},
     ),
