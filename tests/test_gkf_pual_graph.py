@@ -68,6 +68,30 @@ def test_auto_keeps_the_factored_solve_on_small_data():
     assert resolve_graph_solver("cg", 10, dense_graph=True) == "cg"
 
 
+def test_auto_picks_as_documented():
+    """``"auto"``: the sparse LU up to 500 rows (the docstring's figure), conjugate gradients
+    above; a fit above the switch is the ``"cg"`` fit, bit for bit."""
+    assert GRAPH_SOLVER_AUTO_ROWS == 500
+    assert resolve_graph_solver("auto", 500, dense_graph=False) == "direct"
+    assert resolve_graph_solver("auto", 501, dense_graph=False) == "cg"
+    X, s = _problem(n=520, m=3)
+    auto = GKFPUALClassifier(lambda1=1.0, C2=0.05).fit(X, s)
+    cg = GKFPUALClassifier(lambda1=1.0, C2=0.05, graph_solver="cg").fit(X, s)
+    direct = GKFPUALClassifier(lambda1=1.0, C2=0.05, graph_solver="direct").fit(X, s)
+    assert np.array_equal(auto.A_, cg.A_) and auto.intercept_ == cg.intercept_
+    # and the two solvers agree: same iterations, support and predictions
+    assert cg.n_iter_ == direct.n_iter_
+    assert np.array_equal(cg.support_, direct.support_)
+    assert np.array_equal(cg.predict(X), direct.predict(X))
+    assert np.allclose(cg.A_, direct.A_, rtol=1e-7, atol=1e-9)
+    # an integer moves the switch: 2000 is the rule before it moved (the experiments pin it)
+    assert resolve_graph_solver(2000, 2000, dense_graph=False) == "direct"
+    assert resolve_graph_solver(2000, 2001, dense_graph=False) == "cg"
+    assert resolve_graph_solver(0, 10, dense_graph=True) == "direct"
+    old_rule = GKFPUALClassifier(lambda1=1.0, C2=0.05, graph_solver=2000).fit(X, s)
+    assert np.array_equal(old_rule.A_, direct.A_) and old_rule.intercept_ == direct.intercept_
+
+
 def test_cg_path_equals_the_factored_path():
     X, s = _problem(n=140)
     params = dict(n_lambdas=5, C2=0.3, lambda2=0.01, sigma=1e-3)
@@ -84,3 +108,5 @@ def test_bad_graph_solver():
         GKFPUALClassifier(graph_solver="sparse").fit(X, s)
     with pytest.raises(ValueError, match="graph_solver must be one of"):
         resolve_graph_solver("iterative", 100, dense_graph=False)
+    with pytest.raises(ValueError, match="graph_solver"):
+        GKFPUALClassifier(graph_solver=-1).fit(X, s)

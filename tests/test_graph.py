@@ -69,3 +69,50 @@ def test_knn_laplacian_is_d_minus_w_of_the_heat_kernel_graph():
     W = np.where(mask, np.exp(-d2 / (2 * 1.5**2)), 0.0)
     np.testing.assert_allclose(R, np.diag(W.sum(axis=1)) - W, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(R.sum(axis=1), 0.0, atol=1e-12)
+
+
+def test_knn_laplacian_reuses_a_search_only_for_equal_rows(monkeypatch):
+    """The kept neighbour search is reused for equal rows (a tuning grid's refits of one fold,
+    σ changing) and gives the Laplacian of a fresh search, bit for bit."""
+    from weakfs import _graph
+
+    monkeypatch.setattr(_graph, "_knn_cache", type(_graph._knn_cache)())
+    calls = []
+    real = _graph.NearestNeighbors
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_graph, "NearestNeighbors", counting)
+    X = np.random.RandomState(0).normal(size=(60, 3))
+    first = knn_laplacian(X, 4, 1.0)
+    again = knn_laplacian(X.copy(), 4, 0.5)  # equal rows, another σ: reused
+    assert len(calls) == 1
+    _graph._knn_cache.clear()
+    fresh = knn_laplacian(X, 4, 0.5)
+    assert len(calls) == 2
+    assert (again != fresh).nnz == 0 and (first != knn_laplacian(X, 4, 1.0)).nnz == 0
+    # other rows, another K: new searches
+    Y = X.copy()
+    Y[0, 0] += 1e-12
+    knn_laplacian(Y, 4, 1.0)
+    knn_laplacian(X, 3, 1.0)
+    assert len(calls) == 4
+
+
+def test_knn_laplacian_cache_is_thread_safe_and_bounded(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from weakfs import _graph
+
+    monkeypatch.setattr(_graph, "_knn_cache", type(_graph._knn_cache)())
+    rng = np.random.RandomState(1)
+    data = [rng.normal(size=(80, 4)) for _ in range(6)]
+    expected = [knn_laplacian(X, 5, 1.0).toarray() for X in data]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda i: knn_laplacian(data[i % 6], 5, 1.0).toarray(), range(48)))
+    assert all(np.array_equal(g, expected[i % 6]) for i, g in enumerate(got))
+    monkeypatch.setattr(_graph, "KNN_CACHE_BYTES", 2 * (80 * 4 * 8 + 80 * 6 * 16))
+    knn_laplacian(rng.normal(size=(80, 4)), 5, 1.0)
+    assert len(_graph._knn_cache) <= 2

@@ -5,9 +5,18 @@ the PU classifiers with a graph regulariser (GKF-PUAL, PUAL, GLLC).  Every graph
 ``i ~ j`` when ``j`` is among the ``k`` nearest other rows of ``i`` or ``i`` among those of ``j``.
 The neighbour searches run under :func:`weakfs._threads.limit_threads` for their ``n × n``
 distances: one thread up to about 1,000 rows, where more only wait for each other.
+
+:func:`knn_laplacian` keeps its last few neighbour searches (:func:`_kneighbors`): a tuning grid
+refits the same training rows of a fold with other parameters (σ among them), and the neighbours
+depend on the rows and ``K`` only.  A search is reused only for rows equal, element by element,
+to the ones it was made on, so results do not depend on the cache.
 """
 
 from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
 
 import numpy as np
 from scipy import sparse
@@ -17,6 +26,39 @@ from weakfs._threads import limit_threads
 from weakfs._validation import check_n_neighbors
 
 __all__ = ["heat_kernel_graph", "knn_laplacian", "knn_mask", "laplacian_quadratic_form"]
+
+
+#: the neighbour searches :func:`_kneighbors` keeps (their rows, distances and indices), at most
+#: this many bytes in all: a 4-fold search's folds and its refit at 20,000 x 20 fit in it
+KNN_CACHE_BYTES = 32 * 2**20
+_knn_cache: OrderedDict = OrderedDict()
+_knn_cache_lock = threading.Lock()  # searches run in threads too (joblib's threading backend)
+
+
+def _kneighbors(X: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distances and indices of the ``k`` nearest other rows of every row of ``X`` (read-only).
+
+    The ``KNN_CACHE_BYTES`` most recent searches are kept and reused for a ``X`` equal to the
+    one searched (compared element by element, not only by its hash).
+    """
+    X = np.ascontiguousarray(X)
+    n = X.shape[0]
+    size = X.nbytes + n * (k + 1) * 16  # the kept copy of X, its distances and indices
+    key = (X.shape, X.dtype.str, k, hashlib.blake2b(X, digest_size=16).digest())
+    with _knn_cache_lock:
+        hit = _knn_cache.get(key)
+        if hit is not None and np.array_equal(hit[0], X):
+            _knn_cache.move_to_end(key)
+            return hit[1], hit[2]
+    with limit_threads((n, n)):
+        dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    dist.flags.writeable = ind.flags.writeable = False
+    if size <= KNN_CACHE_BYTES:
+        with _knn_cache_lock:
+            _knn_cache[key] = (X.copy(), dist, ind, size)
+            while sum(entry[3] for entry in _knn_cache.values()) > KNN_CACHE_BYTES:
+                _knn_cache.popitem(last=False)
+    return dist, ind
 
 
 def knn_mask(X: np.ndarray, n_neighbors: int) -> sparse.csr_matrix:
@@ -109,8 +151,7 @@ def knn_laplacian(X: np.ndarray, n_neighbors: int = 5, sigma: float = 1.0) -> sp
     """
     n = X.shape[0]
     k = check_n_neighbors(n_neighbors, n)
-    with limit_threads((n, n)):
-        dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    dist, ind = _kneighbors(X, k)
     dist, ind = dist[:, 1:], ind[:, 1:]
     with np.errstate(under="ignore"):
         w = np.exp(-(dist**2) / (2.0 * sigma**2))

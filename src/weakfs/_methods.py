@@ -176,10 +176,15 @@ def _fscpu(objective):
 
 
 def _gkf_pual(k, settings, prior, seed):
-    from weakfs.pu import GKFPUALSelector
+    from weakfs.pu import GKFPUALClassifier, GKFPUALSelector
 
+    # the graph solver's rule the committed benchmark results ran (factored up to 2,000 rows;
+    # "auto" now switches at 500, and a λ1 path can bisect to a slightly other λ1 with it)
     return GKFPUALSelector(
-        n_features_to_select=k, prefilter="auto", n_lambdas=settings["n_lambdas"]
+        GKFPUALClassifier(graph_solver=2000),
+        n_features_to_select=k,
+        prefilter="auto",
+        n_lambdas=settings["n_lambdas"],
     )
 
 

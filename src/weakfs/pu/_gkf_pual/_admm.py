@@ -29,6 +29,7 @@ positive-unlabeled learning with variable selection", Information Sciences 690 (
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,27 +67,41 @@ def _group_threshold(y: np.ndarray, thr: float, norm: str = "l2") -> tuple[np.nd
     return (y * shrink[:, None]).ravel(), shrink
 
 
-#: ``graph_solver`` values and the row count above which ``"auto"`` takes conjugate gradients
+#: ``graph_solver`` values and the row count above which ``"auto"`` takes conjugate gradients:
+#: the sparse LU is faster only on small graphs (one thread, bench_gkf_pual_graph_solver.py:
+#: LU 2.7x faster at 250 x 8, 1.3x at 500 x 8, but conjugate gradients 1.4x faster at 500 x 20,
+#: 1.1-1.6x at 750 rows, 2-3x at 1,000 and 3-5x at 2,000)
 GRAPH_SOLVERS = ("auto", "direct", "cg")
-GRAPH_SOLVER_AUTO_ROWS = 2000
-#: relative residual at which the conjugate-gradient solve of eq. 25 stops, and its iteration cap
+GRAPH_SOLVER_AUTO_ROWS = 500
+#: relative residual at which the conjugate-gradient solve of eq. 25 stops, and its iteration cap;
+#: 1e-8 or 1e-10 (10-25 % faster) keep a single fit's iterations, support and predictions, but
+#: move a λ1 path's bisected λ1 (a GKFPUALSelector with ``n_features_to_select``), so a
+#: committed result would change; 1e-12 keeps the factored solve's results
 CG_RTOL = 1e-12
 CG_MAX_ITER = 5000
 
 
-def resolve_graph_solver(graph_solver: str, n_samples: int, dense_graph: bool) -> str:
+def resolve_graph_solver(graph_solver: str | int, n_samples: int, dense_graph: bool) -> str:
     """``"direct"`` or ``"cg"``: how eq. 25, ``(2R + μ4 I) b = rhs``, is solved.
 
     ``"auto"`` factorises the dense graph of all pairs (``n_neighbors=None``: the matrix is dense
     anyway) and k-NN graphs of at most :data:`GRAPH_SOLVER_AUTO_ROWS` rows; above that it takes
     conjugate gradients, since the sparse LU of a k-NN Laplacian fills in towards a dense
-    ``n × n`` factor (measured: 0.4 s per factorisation at 2,240 × 8, 27 s per fit at 5,000 × 8).
+    ``n × n`` factor and its factorisations dominate the fit from a few hundred rows (one
+    thread: conjugate gradients 3x faster at 2,000 × 8, 18x at 5,000 × 8).  An integer is
+    ``"auto"`` with that many rows instead (2000 is the rule before the switch moved to 500).
     """
-    if graph_solver not in GRAPH_SOLVERS:
-        raise ValueError(f"graph_solver must be one of {GRAPH_SOLVERS}; got {graph_solver!r}")
-    if graph_solver != "auto":
-        return graph_solver
-    return "direct" if dense_graph or n_samples <= GRAPH_SOLVER_AUTO_ROWS else "cg"
+    if isinstance(graph_solver, numbers.Integral) and not isinstance(graph_solver, bool):
+        rows = int(graph_solver)
+    elif graph_solver in GRAPH_SOLVERS:
+        if graph_solver != "auto":
+            return graph_solver
+        rows = GRAPH_SOLVER_AUTO_ROWS
+    else:
+        raise ValueError(
+            f"graph_solver must be one of {GRAPH_SOLVERS} or a number of rows; got {graph_solver!r}"
+        )
+    return "direct" if dense_graph or n_samples <= rows else "cg"
 
 
 class _DenseFactor:
@@ -235,7 +250,7 @@ class _ADMMProblem:
         C1: float,
         C2: float,
         lambda2: float,
-        graph_solver: str = "direct",
+        graph_solver: str | int = "direct",
     ):
         n, p = S.shape
         self.n, self.p, self.n_pos = n, p, n_pos
