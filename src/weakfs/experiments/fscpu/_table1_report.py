@@ -15,7 +15,13 @@ from weakfs.experiments._report import (
     verdict_lines,
 )
 from weakfs.experiments.fscpu._paper import PAPER_T1
-from weakfs.experiments.fscpu._protocol import CONDITIONS, FSCPU_METHODS, METHODS_T1, MRMR_RAW
+from weakfs.experiments.fscpu._protocol import (
+    CONDITIONS,
+    FSCPU_METHODS,
+    FSCPU_OPTION_METHODS,
+    METHODS_T1,
+    MRMR_RAW,
+)
 from weakfs.experiments.fscpu._report import LABEL, protocol_line, timing_table
 
 __all__ = ["write_report_t1"]
@@ -74,6 +80,9 @@ def write_report_t1(table: pd.DataFrame, ctx: ReportContext) -> str:
     raw = _mrmr_raw_section(table)
     if raw:
         lines += ["", raw]
+    options = _options_section(table, names)
+    if options:
+        lines += ["", options]
     lines += ["", timing_table(table), "", protocol_line(table)]
     return "\n".join(lines)
 
@@ -207,3 +216,35 @@ def _mrmr_raw_section(table: pd.DataFrame) -> str:
             text,
         ]
     ).rstrip()
+
+
+def _options_section(table: pd.DataFrame, conditions: list[str]) -> str | None:
+    """FSCPU and FSCPU-MI with a speed option (run only when named), beside the paper's value
+    of the method they speed up; None when none ran."""
+    named = [m for m in FSCPU_OPTION_METHODS if m in set(table["method"])]
+    if not named:
+        return None
+
+    def paper(method: str, condition: str) -> str:
+        base = "fscpu" if FSCPU_OPTION_METHODS[method][0] == "cluster" else "fscpu-mi"
+        return _paper_t1(base, condition)
+
+    grid = ours_paper_grid(
+        table,
+        ("method", named),
+        ("condition", conditions),
+        "fsr",
+        paper,
+        {m: f"{m} ({_settings_text(FSCPU_OPTION_METHODS[m][1])})" for m in named},
+        digits=2,
+        runs=True,
+    )
+    return (
+        "Speed options of `FSCPUSelector` (not the paper's method; run only when named), beside "
+        "the paper's value of the method they speed up:\n\n" + markdown_table(grid)
+    )
+
+
+def _settings_text(options: dict) -> str:
+    """``search_rows=1500`` from ``{"search_rows": 1500}``."""
+    return ", ".join(f"{key}={value}" for key, value in options.items())
