@@ -20,6 +20,7 @@ def _board() -> pd.DataFrame:
     rows.append({"method": "random", "k": 20, "score": 0.6, "k_rule": "fixed"})
     rows.append({"method": "all features", "k": 80, "score": 0.95, "k_rule": "fixed"})
     board = pd.DataFrame(rows)
+    board["raw_score"] = board["score"]  # PU boards: the AUC of labeled against unlabeled rows
     board["stability"], board["stability_low"], board["stability_high"] = 0.5, 0.3, 0.7
     return board
 
@@ -98,7 +99,12 @@ def test_compare_at_a_named_size_recommends_a_refitted_selection_of_that_size():
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"k": 12}, "k must name sizes from 1 to 11"), ({"k": 3, "ks": [2, 3]}, "not both")],
+    [
+        ({"k": 12}, "k must name sizes from 1 to 11"),
+        ({"k": 3, "ks": [2, 3]}, "not both"),
+        ({"k": []}, "whole numbers of columns"),
+        ({"k": [5.7]}, "whole numbers of columns"),
+    ],
 )
 def test_impossible_named_sizes_are_refused(options, message):
     from weakfs import compare_selectors
@@ -124,6 +130,9 @@ def test_the_command_line_answers_at_the_size_and_select_takes_the_one_asked(tmp
     assert "give -k with one" in capsys.readouterr().err
     assert main(["select", "--from-board", str(board), "-k", "4"]) == 0
     assert "selected 4:" in capsys.readouterr().out
+    # a size the board has no recommendation at is refused, not answered with another size
+    assert main(["select", "--from-board", str(board), "-k", "3"]) == 2
+    assert "recommends no selection at -k 3 (its recommended k: 2, 4)" in capsys.readouterr().err
 
 
 def test_the_abstaining_board_adds_the_line_for_fewer_columns_apart_from_its_notes(capsys):

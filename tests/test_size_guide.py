@@ -32,8 +32,8 @@ def _rows(seed: int = 0, cells: int = 12) -> pd.DataFrame:
         for method, truth in (("good", 0.9), ("plain", 0.85), ("noisy", 0.8)):
             weak = truth + rng.normal(scale=0.05) + (0.2 if method == "noisy" and c % 4 < 2 else 0)
             out.append(
-                {"cell": f"c{c}", "kind": "pu", "wide": False, "k": 10, "method": method,
-                 "weak": weak, "truth": truth, "n_labeled": n}
+                {"cell": f"c{c}", "group": f"g{c % 3}", "kind": "pu", "wide": False, "k": 10,
+                 "method": method, "weak": weak, "truth": truth, "n_labeled": n}
             )  # fmt: skip
     return pd.DataFrame(out)
 
@@ -69,9 +69,16 @@ def test_regret_is_the_best_truth_minus_the_pick_by_brute_force():
     for _, cell in rows.assign(p=post).groupby(["cell", "k"]):
         expected.append(cell["truth"].max() - cell.loc[cell["p"].idxmax(), "truth"])
     assert np.allclose(np.sort(guide.regret(rows).to_numpy()), np.sort(expected))
-    # n0 is the grid's value of lowest regret on the rows it was fitted on
-    best = min(guide._with_n0(v).regret(rows).mean() for v in N0_GRID)
-    assert guide.regret(rows).mean() == pytest.approx(best)
+    # n0 is the grid's value of lowest regret on each group's cells, the guide fitted without
+    # that group (brute force)
+    means = {}
+    for n0 in N0_GRID:
+        regrets = []
+        for group in sorted(rows["group"].unique()):
+            held = SizeGuide.fit(rows[rows["group"] != group], n0=n0)
+            regrets.append(held.regret(rows[rows["group"] == group]))
+        means[n0] = pd.concat(regrets).mean()
+    assert guide.n0 == min(means, key=means.get)
 
 
 def test_a_method_the_benchmark_did_not_run_gets_no_pull():

@@ -405,14 +405,16 @@ def _board_row(path: Path, k=None) -> dict:
     if "recommended" not in frame:
         _fail(f"{path.name} is not a board written by weakfs compare -o (.csv or .json)")
     picked = frame[frame["recommended"].astype(str).str.lower().isin(["true", "1"])]
-    if len(picked) > 1:  # one per named size: -k says which
-        sizes = ", ".join(str(v) for v in picked["k"])
+    sizes = ", ".join(str(v) for v in picked["k"])
+    if k is not None:  # -k names the size whose recommendation is wanted
         at = picked[picked["k"].astype(int) == k] if isinstance(k, int) else picked.iloc[:0]
         if len(at) != 1:
-            _fail(f"{path.name} recommends a selection at each of k = {sizes}: give -k with one")
+            _fail(f"{path.name} recommends no selection at -k {k} (its recommended k: {sizes})")
         picked = at
+    elif len(picked) > 1:  # one per named size
+        _fail(f"{path.name} recommends a selection at each of k = {sizes}: give -k with one")
     if len(picked) != 1:
-        _fail(f"{path.name} has no recommended row: it is not a finished board")
+        _fail(f"{path.name} has no recommended row (no selector ran at the sizes it names?)")
     return picked.iloc[0].to_dict()
 
 

@@ -37,7 +37,7 @@ from weakfs.compare._folds import (
 )
 from weakfs.compare._methods import METHODS, applicable_methods
 from weakfs.compare._model import WeakLabelLogisticRegression
-from weakfs.compare._named_size import named_sizes, settle_recommendation
+from weakfs.compare._named_size import checked_sizes, named_sizes, settle_recommendation
 from weakfs.compare._plan import Plan
 from weakfs.compare._steps import (
     refit_candidates,
@@ -350,7 +350,8 @@ def compare_selectors(
         ``raw_score_high`` (an interval is NaN from fewer than two distinct fold scores: "too
         few folds"), ``truth`` and ``truth_sd`` (with
         ``y_true``), ``stability`` with ``stability_low``/``stability_high``, ``seconds`` (per
-        fold), ``tied`` (in the top group: not found worse than the best candidate),
+        fold), ``tied`` (in the top group: not found worse than the best candidate; with
+        ``k``: within the weak scores' noise of the recommended row of that size),
         ``recommended`` (exactly one row; with ``k``, one per size: ``k_rule`` is then
         ``"named"`` on the rows of those sizes, with their ``posterior``), ``features`` and
         ``features_from`` (the columns a refit on all rows selects for the automatic-k rows and
@@ -386,7 +387,7 @@ def compare_selectors(
     notes: list[str] = []
     if k is not None and ks is not None:
         raise ValueError("give k (the size you must keep) or ks (the sizes to try), not both")
-    ks = ks if k is None else np.atleast_1d(k)
+    ks = ks if k is None else checked_sizes(k)
     X, names, y, kind, chosen, ks, y_true = _validate(X, y, methods, ks, budget, y_true)
     sizes = named_sizes(k, X.shape[1])
     fixed_settings = _validate_settings(settings)

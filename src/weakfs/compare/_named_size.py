@@ -14,6 +14,7 @@ from weakfs.compare._size_guide import SizeGuide, load_size_guide
 
 __all__ = [
     "FEWER_COLUMNS_SIZE",
+    "checked_sizes",
     "named_size_rows",
     "named_sizes",
     "recommend_at_sizes",
@@ -26,8 +27,19 @@ RANDOM = "random"
 #: a selector that chooses its own number of columns: its rows hold the same columns whatever
 #: their k, so it is not a candidate at a named size
 OWN_SIZE = ("sewil",)
+#: the weak score the guide reads: one that needs no class prior (PU: the AUC of labeled against
+#: unlabeled rows; semi-supervised: the accuracy on the labeled rows, the same as ``score``)
+_WEAK = "raw_score"
 #: the size the default board's extra line answers for ("if you must keep fewer columns")
 FEWER_COLUMNS_SIZE = 20
+
+
+def checked_sizes(k) -> list[int]:
+    """``k`` as a sorted list of whole sizes: at least one, each a whole number of columns."""
+    values = np.atleast_1d(np.asarray(k, dtype=object)).tolist()
+    if not values or any(isinstance(v, bool) or float(v) != int(v) for v in values):
+        raise ValueError(f"k must name whole numbers of columns (one or several); got {k!r}")
+    return sorted({int(v) for v in values})
 
 
 def named_sizes(k, n_columns: int) -> list[int]:
@@ -36,8 +48,8 @@ def named_sizes(k, n_columns: int) -> list[int]:
     ``k``."""
     if k is None:
         return []
-    sizes = sorted({int(v) for v in np.atleast_1d(k)})
-    if not sizes or sizes[0] < 1 or sizes[-1] >= n_columns:
+    sizes = checked_sizes(k)
+    if sizes[0] < 1 or sizes[-1] >= n_columns:
         raise ValueError(
             f"k must name sizes from 1 to {n_columns - 1}, below the table's {n_columns} "
             f"columns (every column is the all-features reference row); got {k!r}"
@@ -50,7 +62,7 @@ def named_size_rows(board: pd.DataFrame, size: int) -> pd.Index:
     keep = (
         (board["k"] == size)
         & ~board["method"].isin([ALL_FEATURES, RANDOM, *OWN_SIZE])
-        & board["score"].notna()
+        & board[_WEAK].notna()
     )
     return board.index[keep]
 
@@ -85,7 +97,7 @@ def recommend_at_sizes(
             continue
         posterior = guide.posterior(
             board.loc[rows, "method"],
-            board.loc[rows, "score"],
+            board.loc[rows, _WEAK],
             kind=kind,
             n_columns=n_columns,
             k=size,

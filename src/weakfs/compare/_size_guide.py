@@ -11,10 +11,14 @@ and size k, every selector's mean truth AUC relative to the other selectors of t
     posterior = a · scale · (score − mean score of the selections at k) + (1 − a) · gain,
     a = n_labeled / (n_labeled + n0),
 
+where *score* is the weak score that needs no class prior: on PU labels the AUC of labeled
+against unlabeled rows (the board's ``raw_score``; the prior-corrected AUC is an affine function
+of it whose slope depends on the estimated prior, so it would weigh the labels by the prior), on
+semi-supervised labels the accuracy on the labeled rows.
 so it follows the weak labels when they are many and the benchmark when they are few.  ``scale``
 puts the weak scores' spread on the truth's; ``n0`` is the labeled count at which both weigh
-alike, chosen on the benchmark's cells (on the training datasets only, when it is evaluated
-leave one dataset out).
+alike, chosen by leave-one-dataset-out regret over the datasets the guide is fitted on (so, in
+the evaluation, by an inner leave-one-out within the training datasets).
 
 The guide is fitted from the benchmark's committed cells by ``weakfs reproduce board-at-k``
 and ships with the package as ``size_guide.json``.
@@ -111,9 +115,17 @@ class SizeGuide:
     @classmethod
     def fit(cls, rows: pd.DataFrame, n0: float | None = None) -> SizeGuide:
         """Fit from benchmark rows: one per (cell, k, selection) with columns ``cell``,
-        ``kind``, ``wide``, ``k``, ``method``, ``weak``, ``truth`` and ``n_labeled``.  ``n0``
-        None: the value of :data:`N0_GRID` with the lowest mean regret on these rows."""
-        rows = _with_relative(rows)
+        ``group`` (the source of the cell's dataset: twins share one), ``kind``, ``wide``,
+        ``k``, ``method``, ``weak``, ``truth`` and ``n_labeled``.  ``n0`` None: the value of
+        :data:`N0_GRID` with the lowest leave-one-group-out regret on these rows."""
+        guide = cls._from_rows(_with_relative(rows), 1.0 if n0 is None else float(n0))
+        if n0 is None:
+            guide = guide._with_n0(_leave_one_group_out_n0(rows))
+        return guide
+
+    @classmethod
+    def _from_rows(cls, rows: pd.DataFrame, n0: float) -> SizeGuide:
+        """The gains, scale and noise of rows that hold ``weak_rel`` and ``truth_rel``."""
         gains = (
             rows.groupby(["kind", "wide", "k", "method"])["truth_rel"]
             .agg(gain="mean", cells="size")
@@ -122,12 +134,10 @@ class SizeGuide:
         spread = rows.groupby("kind")[["truth_rel", "weak_rel"]].std()
         scale = {kind: float(s.truth_rel / s.weak_rel) for kind, s in spread.iterrows()}
         error = rows["kind"].map(scale) * rows["weak_rel"] - rows["truth_rel"]
-        noise = (error**2 * rows["n_labeled"]).groupby(rows["kind"]).mean()
-        guide = cls(gains, scale, 1.0 if n0 is None else float(n0), noise.to_dict())
-        if n0 is None:
-            regrets = {v: guide._with_n0(v).regret(rows).mean() for v in N0_GRID}
-            guide = guide._with_n0(min(regrets, key=regrets.get))
-        return guide
+        # the median of the squared errors (over the median of a chi-square with one degree of
+        # freedom): a few wild weak scores must not widen every tie
+        noise = (error**2 * rows["n_labeled"]).groupby(rows["kind"]).median() / 0.4549
+        return cls(gains, scale, n0, noise.to_dict())
 
     def _with_n0(self, n0: float) -> SizeGuide:
         return SizeGuide(self.gains, self.scale, float(n0), self.noise)
@@ -142,14 +152,21 @@ class SizeGuide:
         return 1.6449 * self.weight(n) * np.sqrt(2 * c / np.maximum(n, 1.0))
 
     def gain(self, methods, *, kind: str, wide: bool, k: int) -> np.ndarray:
-        """Each method's benchmark gain at the guide's size nearest ``k`` (0 for a method the
-        benchmark did not run there: no knowledge, no pull)."""
-        at = self.gains[
-            (self.gains["kind"] == label_kind(kind))
-            & (self.gains["wide"] == bool(wide))
-            & (self.gains["k"] == nearest_guide_k(k))
-        ].set_index("method")["gain"]
-        return np.array([float(at.get(m, 0.0)) for m in methods])
+        """Each method's benchmark gain at the guide's size nearest ``k`` on a log scale among
+        those the benchmark ran it at (0 for a method it never ran with these labels and width:
+        no knowledge, no pull)."""
+        known = self.gains[
+            (self.gains["kind"] == label_kind(kind)) & (self.gains["wide"] == bool(wide))
+        ]
+        out = []
+        for method in methods:
+            own = known[known["method"] == method]
+            if own.empty:
+                out.append(0.0)
+                continue
+            nearest = np.argmin(np.abs(np.log(own["k"].to_numpy(float)) - np.log(max(k, 1))))
+            out.append(float(own["gain"].iloc[nearest]))
+        return np.array(out)
 
     def weight(self, n_labeled) -> np.ndarray:
         """The weak scores' weight ``n / (n + n0)``."""
@@ -220,6 +237,20 @@ def _with_relative(rows: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(
         weak_rel=relative_to_cell(rows, "weak", by), truth_rel=relative_to_cell(rows, "truth", by)
     )
+
+
+def _leave_one_group_out_n0(rows: pd.DataFrame) -> float:
+    """The value of :data:`N0_GRID` whose guides, each fitted without one group of datasets,
+    have the lowest mean regret on that group's cells."""
+    groups = rows["group"] if "group" in rows else rows["cell"].str.split("|").str[0]
+    regrets: dict[float, list] = {n0: [] for n0 in N0_GRID}
+    for group in groups.unique():
+        train, test = rows[groups != group], rows[groups == group]
+        guide = SizeGuide._from_rows(_with_relative(train), 1.0)
+        for n0 in N0_GRID:
+            regrets[n0].append(guide._with_n0(n0).regret(test))
+    means = {n0: float(pd.concat(r).mean()) for n0, r in regrets.items()}
+    return min(means, key=means.get)
 
 
 def load_size_guide() -> SizeGuide:

@@ -12,24 +12,35 @@ from weakfs.compare import SizeGuide
 from weakfs.experiments.benchmark._cells import cell_split
 from weakfs.experiments.benchmark._protocol import FAMILIES, REFERENCES, REGIMES
 
-__all__ = ["COLUMNS", "benchmark_rows", "guide_rows", "records"]
+__all__ = ["COLUMNS", "SOURCES", "benchmark_rows", "guide_rows", "raw_pu_auc", "records"]
 
 #: the derived table's columns, one row per (labeled cell, k, selection)
 COLUMNS = [
     *["dataset", "family", "regime", "seed", "n_labeled", "n_features", "k", "method"],
-    *["weak_score", "truth_auc", "posterior", "recommended_at_k", "tied_at_k", "n0"],
+    *["raw_score", "truth_auc", "posterior", "recommended_at_k", "tied_at_k", "n0"],
 ]
 
 
-def _labeled_count(dataset: str, regime: str, seed: int) -> int:
-    """The labeled training rows of a cell, re-derived from its split (the cells keep none)."""
+#: datasets of one source (the same patients or faces): held out together, so that a guide is
+#: never fitted on the twin of the dataset it is judged on
+SOURCES = {"leukemia": "allaml", "orlraws10p": "orl"}
+
+
+def _labeled_count(dataset: str, regime: str, seed: int) -> tuple[int, int]:
+    """The labeled and all training rows of a cell, re-derived from its split (the cells keep
+    neither)."""
     *_, weak = cell_split(dataset, regime, seed)
     weak = np.asarray(weak)
-    return int(
-        (weak == 1).sum()
-        if SizeGuide.label_kind(REGIMES[regime][0]) == "pu"
-        else (weak != -1).sum()
-    )
+    pu = SizeGuide.label_kind(REGIMES[regime][0]) == "pu"
+    return int((weak == 1).sum() if pu else (weak != -1).sum()), int(weak.shape[0])
+
+
+def raw_pu_auc(score: float, prior: float, n_labeled: int, n_train: int) -> float:
+    """The AUC of labeled against unlabeled rows from its prior-corrected value (the benchmark's
+    stored weak score): ``score (1 - pi_u) + pi_u / 2``, ``pi_u = (pi - l) / (1 - l)``."""
+    share = n_labeled / n_train
+    pi_u = (prior - share) / (1.0 - share)
+    return score * (1.0 - pi_u) + pi_u / 2.0
 
 
 def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
@@ -41,7 +52,8 @@ def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
             kind = REGIMES[cell.regime][0]
             if kind == "none" or not isinstance(cell.method, list) or not cell.method:
                 continue  # unlabeled cells and cells that cannot run
-            n_labeled = _labeled_count(cell.dataset, cell.regime, int(cell.seed))
+            n_labeled, n_train = _labeled_count(cell.dataset, cell.regime, int(cell.seed))
+            pu = SizeGuide.label_kind(kind) == "pu"
             for i, method in enumerate(cell.method):
                 if (
                     cell.k_rule[i] != "fixed"
@@ -59,7 +71,12 @@ def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
                         "n_features": int(cell.n_features),
                         "k": int(cell.k[i]),
                         "method": method,
-                        "weak": float(cell.weak_score[i]),
+                        # the weak score that needs no prior (raw_score on a board)
+                        "weak": (
+                            raw_pu_auc(cell.weak_score[i], cell.prior, n_labeled, n_train)
+                            if pu
+                            else float(cell.weak_score[i])
+                        ),
                         "truth": float(cell.truth_auc[i]),
                     }
                 )
@@ -71,9 +88,10 @@ def benchmark_rows(cells: pd.DataFrame) -> pd.DataFrame:
 def guide_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` (the benchmark's rows, or the derived table) with the columns
     :meth:`SizeGuide.fit` reads: ``cell``, ``kind``, ``wide``, ``weak``, ``truth``."""
-    frame = frame.rename(columns={"weak_score": "weak", "truth_auc": "truth"})
+    frame = frame.rename(columns={"raw_score": "weak", "truth_auc": "truth"})
     frame = frame.assign(
         cell=frame["dataset"] + "|" + frame["regime"] + "|" + frame["seed"].astype(str),
+        group=frame["dataset"].map(lambda d: SOURCES.get(d, d)),
         kind=frame["regime"].map(lambda r: SizeGuide.label_kind(REGIMES[r][0])),
         wide=frame["n_features"] >= SizeGuide.WIDE_COLUMNS,
     )
@@ -96,12 +114,12 @@ def records(cells: pd.DataFrame) -> pd.DataFrame:
     and flags of the guide fitted without the cell's dataset."""
     rows = benchmark_rows(cells[cells["experiment"] == "benchmark"])
     parts = []
-    for dataset in sorted(rows["dataset"].unique()):
-        guide = SizeGuide.fit(rows[rows["dataset"] != dataset])
-        own = rows[rows["dataset"] == dataset]
+    for group in sorted(rows["group"].unique()):
+        guide = SizeGuide.fit(rows[rows["group"] != group])
+        own = rows[rows["group"] == group]
         part = _flags(own, guide.posteriors(own), guide)
         parts.append(part.assign(n0=guide.n0))
-    table = pd.concat(parts).rename(columns={"weak": "weak_score", "truth": "truth_auc"})
+    table = pd.concat(parts).rename(columns={"weak": "raw_score", "truth": "truth_auc"})
     order = ["dataset", "regime", "seed", "k", "method"]
     table = table.sort_values(order)[COLUMNS].reset_index(drop=True)
     # the guide the package ships, fitted on every dataset (the report writes it out)

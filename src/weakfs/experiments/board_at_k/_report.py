@@ -28,7 +28,7 @@ def _per_cell(table: pd.DataFrame) -> pd.DataFrame:
     groups = table.groupby(["dataset", "regime", "seed", "k"])
     best = groups["truth_auc"].max()
     rec = table[table["recommended_at_k"]].set_index(["dataset", "regime", "seed", "k"])
-    weak = table.loc[groups["weak_score"].idxmax()].set_index(["dataset", "regime", "seed", "k"])
+    weak = table.loc[groups["raw_score"].idxmax()].set_index(["dataset", "regime", "seed", "k"])
     return pd.DataFrame(
         {
             "best": best,
@@ -150,8 +150,9 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "the labeled rows, plus the rest of the weight on the benchmark's mean gain of that "
         "selector at that size, label kind and table width (`weakfs.compare.SizeGuide`). "
         f"Here every labeled cell of the benchmark at k = {sizes} is judged with a guide "
-        "fitted **without its dataset** "
-        f"(leave one dataset out; n0 chosen on the other datasets: {n0s}). *tied_at_k*: the "
+        "fitted **without its dataset** (allaml and leukemia, the same patients, held out "
+        "together, as orl and orlraws10p; n0 chosen by an inner leave-one-out on the other "
+        f"datasets: {n0s}). *tied_at_k*: the "
         "rows whose posterior lies within the weak scores' noise at that labeled count of the "
         "recommended one (an approximation from the labeled count: the cells keep no fold "
         "scores). Regret: the best truth AUC among the selections of that size (logistic "

@@ -197,8 +197,10 @@ class FSCPUSelector(SupportSelector):
         Rows the search clusters (a number, or a share of the rows): every labeled row and a
         random sample of the unlabeled ones, drawn once per fit, so each candidate's fit costs
         about ``search_rows / n_samples`` of one on every row.  None (the paper): every row.
-        A speed option, not the paper's method; fewer rows than the labeled ones (plus
-        ``n_clusters``) are refused.
+        A speed option, not the paper's method: besides the cost it changes the objective, whose
+        cluster unions are then scored on a sample richer in labeled rows than the table (and
+        the mixture fitted on it); fewer rows than the labeled ones (plus ``n_clusters``) are
+        refused.
     eta, eps : float, optional
         Learning rate and clip rate of the compact GA (defaults ``1/(2d)`` and ``1/d``).
     n_bins : int, default=5
