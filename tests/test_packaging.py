@@ -55,3 +55,4 @@ def test_the_wheel_holds_py_typed_and_the_bundled_datasets(tmp_path):
     bundled = {p.name for p in (ROOT / "src/weakfs/datasets/data").glob("*.csv.gz")}
     assert bundled
     assert {f"weakfs/datasets/data/{name}" for name in bundled} <= names
+    assert "weakfs/compare/size_guide.json" in names  # what compare's named sizes read
