@@ -28,6 +28,8 @@ FSCPU_OPTION_METHODS = {
     "fscpu-mi-rows1500": ("cluster+mi", {"search_rows": 1500}),
     "fscpu-warm": ("cluster", {"warm_start": True}),
     "fscpu-mi-warm": ("cluster+mi", {"warm_start": True}),
+    "fscpu-rows1500-warm": ("cluster", {"search_rows": 1500, "warm_start": True}),
+    "fscpu-mi-rows1500-warm": ("cluster+mi", {"search_rows": 1500, "warm_start": True}),
 }
 #: the methods that run FSCPUSelector (a clustering per evaluated mask)
 FSCPU_METHODS = ("fscpu", "fscpu-mi", *FSCPU_OPTION_METHODS)

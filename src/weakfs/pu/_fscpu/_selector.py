@@ -73,6 +73,8 @@ class ClusterAssumptionObjective:
         Mean log-likelihood of every mixture fit run (for quality checks).
     n_em_iter : list of int
         EM iterations of every fit.
+    em_converged : list of bool
+        Whether each fit stopped by the tolerance (False: at ``max_iter``).
     """
 
     def __init__(
@@ -103,6 +105,7 @@ class ClusterAssumptionObjective:
         self.keep_recent = keep_recent
         self.log_likelihoods: list[float] = []
         self.n_em_iter: list[int] = []
+        self.em_converged: list[bool] = []
         self._warm: np.ndarray | None = None
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
@@ -144,6 +147,7 @@ class ClusterAssumptionObjective:
             with self._lock:
                 self.log_likelihoods.append(fit.log_likelihood)
                 self.n_em_iter.append(fit.n_iter)
+                self.em_converged.append(fit.converged)
         with self._lock:
             self._recent[key] = labels
             self._recent.move_to_end(key)
@@ -241,6 +245,12 @@ class FSCPUSelector(SupportSelector):
         > 1 with threads), the faster way on this data; None when the search ended first.
     search_rows_ : ndarray of int or None
         The rows the search clustered (``search_rows``); None: every row.
+    log_likelihoods_ : ndarray of float
+        Mean log-likelihood of every mixture fit run in this process.
+    em_iterations_ : ndarray of int
+        EM iterations of the same fits.
+    em_converged_ : ndarray of bool
+        Whether each of them stopped by EM's tolerance (False: at its cap of 100 iterations).
 
     Examples
     --------
@@ -421,4 +431,6 @@ class FSCPUSelector(SupportSelector):
         self.parallel_ = res.parallel
         self.budget_ = budget
         self.log_likelihoods_ = np.asarray(cluster.log_likelihoods)
+        self.em_iterations_ = np.asarray(cluster.n_em_iter, dtype=int)
+        self.em_converged_ = np.asarray(cluster.em_converged, dtype=bool)
         return self
