@@ -8,6 +8,7 @@ A short search (``--n-iter``) gives the per-iteration cost; the quality at the p
 is the business of ``weakfs reproduce fscpu-table1 --methods fscpu-rows1500,...``.
 
 Run:  python benchmarks/bench_fscpu_options.py [--condition ca-10-8-2] [--n-iter 300] [--seed 0]
+      [--objective cluster+mi] [--variants 0,3]
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ def main() -> None:
     parser.add_argument("--n-iter", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--objective", default="cluster", choices=["cluster", "cluster+mi"])
+    parser.add_argument(
+        "--variants",
+        default=",".join(str(i) for i in range(len(VARIANTS))),
+        help="which variants, by position in the table (default: all; the ratio is to the first)",
+    )
     args = parser.parse_args()
+    chosen = [list(VARIANTS)[int(i)] for i in args.variants.split(",")]
     data = make_fscpu_synthetic(args.condition, random_state=args.seed)
     X = MinMaxScaler().fit_transform(data.X)
     relevant = np.zeros(X.shape[1], dtype=bool)
@@ -55,7 +62,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     base = None
     with threadpool_limits(1):
-        for name, options in VARIANTS.items():
+        for name in chosen:
+            options = VARIANTS[name]
             sel = FSCPUSelector(
                 25,
                 n_iter=args.n_iter,

@@ -391,3 +391,15 @@ def test_search_rows_below_the_labeled_rows_is_refused():
     X, s = _two_clusters()
     with pytest.raises(ValueError, match="fewer than the 26 labeled rows"):
         FSCPUSelector(2, n_clusters=3, n_iter=5, search_rows=20).fit(X, s)
+
+
+def test_em_counts_describe_every_fit():
+    X, s = _two_clusters()
+    sel = FSCPUSelector(2, n_clusters=3, n_iter=30, random_state=0).fit(X, s)
+    n_fits = sel.log_likelihoods_.size
+    assert n_fits == sel.em_iterations_.size == sel.em_converged_.size == sel.n_evaluations_
+    assert np.all((sel.em_iterations_ >= 1) & (sel.em_iterations_ <= 100))
+    # a fit that did not converge by the tolerance ran to the cap
+    assert np.all(sel.em_iterations_[~sel.em_converged_] == 100)
+    warm = FSCPUSelector(2, n_clusters=3, n_iter=30, warm_start=True, random_state=0).fit(X, s)
+    assert warm.em_iterations_.size == warm.n_evaluations_

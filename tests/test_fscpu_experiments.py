@@ -392,3 +392,54 @@ def test_table3_ablation_report_conclusions(tmp_path):
     assert "the downstream model sets it" in low
     high = "\n".join(ablation_sections(_t3_table(lasso_auc=0.90, pu_auc=0.87, pn_auc=0.97)))
     assert "spambase: all features 0.870" in high and "the selection does" in high
+
+
+def test_fscpu_options_yardstick_and_verdicts():
+    from weakfs.experiments.fscpu_options._report import pooled_sd, verdicts
+
+    rows = [
+        ("fscpu", "ca-40-8-1", 0, 0.90),
+        ("fscpu", "ca-40-8-1", 1, 0.80),
+        ("fscpu", "ca-40-8-2", 0, 0.70),
+        ("fscpu", "ca-40-8-2", 1, 0.70),
+        ("fscpu", "ca-40-8-2", 2, 0.76),
+        ("fscpu-rows1500", "ca-40-8-1", 0, 0.88),
+        ("fscpu-rows1500", "ca-40-8-2", 0, 0.60),
+        ("fscpu-rows1500", "noca-10", 0, 0.50),  # no default run there: left out
+    ]
+    table = pd.DataFrame(rows, columns=["method", "condition", "seed", "fsr"])
+    # brute force: within-condition sums of squares over their degrees of freedom
+    ss = (0.05**2 * 2) + ((0.70 - 0.72) ** 2 * 2 + 0.04**2)
+    assert pooled_sd(table[table["method"] == "fscpu"]) == pytest.approx(np.sqrt(ss / 3))
+    v = verdicts(table, "fscpu-rows1500").set_index("condition")
+    assert list(v.index) == ["ca-40-8-1", "ca-40-8-2"]
+    assert v.loc["ca-40-8-1", "verdict"] == "within"  # 0.88 vs 0.85, sd 0.044
+    assert v.loc["ca-40-8-2", "verdict"] == "below"  # 0.60 vs 0.72
+    assert v.loc["ca-40-8-2", "paired difference"] == "-0.10 (1)"
+
+
+def test_fscpu_options_reads_the_two_stores(tmp_path, monkeypatch):
+    from weakfs.cli import main
+    from weakfs.experiments._runner import run_experiment
+
+    results = tmp_path / "results"
+    options = results / "other-settings" / "fscpu-options"
+    tiny = {"datasets": ["ca-40-8-1"], "options": {"n_iter": 5}, "runs": 1}
+    derived = get("fscpu-options")
+    for key, out, method in (
+        ("fscpu-table1@../..", results, "fscpu"),
+        ("fscpu-table1", options, "fscpu-rows1500"),
+    ):
+        config = RunConfig(methods=[method], **tiny)
+        run_experiment("fscpu-table1", config, out_dir=out)
+        monkeypatch.setitem(derived.sources, key, config)
+    monkeypatch.chdir(tmp_path)
+    argv = ["reproduce", "fscpu-options", "--out", "results/other-settings/fscpu-options"]
+    assert main(argv) == 0
+    text = (options / "fscpu-options.md").read_text()
+    assert "`../../fscpu-table1.csv`: 1 cells" in text and "--out results`" not in text
+    assert "`fscpu-table1.csv`: 1 cells" in text
+    table = pd.read_csv(options / "fscpu-options.csv")
+    assert table["method"].tolist() == ["fscpu", "fscpu-rows1500"]
+    assert table["base"].tolist() == ["fscpu", "fscpu"]
+    assert table.loc[1, "em_fits"] > 0 and 0 <= table.loc[1, "em_at_cap_share"] <= 1

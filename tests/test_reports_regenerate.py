@@ -72,7 +72,7 @@ def test_report_is_regenerated_byte_for_byte(report, command, tmp_path, monkeypa
     shutil.copytree(RESULTS, copy, ignore=shutil.ignore_patterns(".cache"))
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(command)[1:]
-    if "--cached-only" not in argv and argv[1] not in ("scoreboard", "board-at-k"):
+    if "--cached-only" not in argv and argv[1] not in ("scoreboard", "board-at-k", "fscpu-options"):
         argv.append("--cached-only")
     # their reports read the datasets (the sizes; the benchmark cells' labeled counts)
     needs_data = argv[1] in ("ufvs", "board-at-k")

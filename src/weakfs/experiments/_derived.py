@@ -3,6 +3,7 @@ cells (:func:`stored_table`) and writes its table and report from them."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -37,6 +38,12 @@ def _options_text(config: RunConfig) -> str:
     return "".join(f" {part}" for part in parts)
 
 
+def _out_text(folder: Path) -> str:
+    """`` --out FOLDER`` as a command names it (none for ``results``, the default)."""
+    folder = Path(os.path.normpath(folder)).as_posix()
+    return "" if folder == "results" else f" --out {folder}"
+
+
 def run_derived(experiment: Experiment, config: RunConfig, out: Path, say) -> pd.DataFrame:
     """A derived experiment: read its sources' committed cells, write OUT/NAME.csv (its table)
     and OUT/NAME.md; no date or timing in either, so the same stores give the same files byte
@@ -49,12 +56,16 @@ def run_derived(experiment: Experiment, config: RunConfig, out: Path, say) -> pd
             "settings of their reports"
         )
     frames, read = [], []
-    for source, settings in experiment.sources.items():
-        cells = stored_table(source, settings, out)
-        frames.append(cells.assign(experiment=source))
+    for key, settings in experiment.sources.items():
+        # "name@folder": the store of ``name`` in that folder, relative to the output folder
+        source, _, folder = key.partition("@")
+        where = out / folder if folder else out
+        cells = stored_table(source, settings, where)
+        frames.append(cells.assign(experiment=key))
+        shown = f"{folder}/{source}.csv" if folder else f"{source}.csv"
         read.append(
-            f"  - `{source}.csv`: {len(cells)} cells, those of `weakfs reproduce {source}"
-            f"{_options_text(settings)}`"
+            f"  - `{shown}`: {len(cells)} cells, those of `weakfs reproduce {source}"
+            f"{_options_text(settings)}{_out_text(where)}`"
         )
     cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     table = experiment.derive(cells)

@@ -135,6 +135,7 @@ EXPERIMENT_MODULES: dict[str, str] = {
     "sewil-tables": "weakfs.experiments.sewil",
     "scoreboard": "weakfs.experiments.scoreboard",
     "board-at-k": "weakfs.experiments.board_at_k",
+    "fscpu-options": "weakfs.experiments.fscpu_options",
 }
 
 
