@@ -136,6 +136,7 @@ EXPERIMENT_MODULES: dict[str, str] = {
     "scoreboard": "weakfs.experiments.scoreboard",
     "board-at-k": "weakfs.experiments.board_at_k",
     "fscpu-options": "weakfs.experiments.fscpu_options",
+    "fscpu-benchmark-sample": "weakfs.experiments.fscpu_benchmark_sample",
 }
 
 
