@@ -10,9 +10,9 @@ K = 20
 #: method -> (objective, options of FSCPUSelector beyond the benchmark's setting)
 METHODS = {
     "fscpu": ("cluster", {}),
-    "fscpu-rows1500-warm": ("cluster", {"search_rows": 1500, "warm_start": True}),
+    "fscpu-rows1500": ("cluster", {"search_rows": 1500}),
     "fscpu-mi": ("cluster+mi", {}),
-    "fscpu-mi-rows1500-warm": ("cluster+mi", {"search_rows": 1500, "warm_start": True}),
+    "fscpu-mi-rows1500": ("cluster+mi", {"search_rows": 1500}),
 }
 #: option -> the paper's search it is paired with
-PAIRS = {"fscpu-rows1500-warm": "fscpu", "fscpu-mi-rows1500-warm": "fscpu-mi"}
+PAIRS = {"fscpu-rows1500": "fscpu", "fscpu-mi-rows1500": "fscpu-mi"}
