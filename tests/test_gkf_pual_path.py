@@ -278,3 +278,28 @@ def test_auto_prefilter_keeps_k_features_when_more_than_32_are_asked_for():
     assert sel.screened_.sum() == 35 and sel.get_support().sum() >= 35
     small = GKFPUALSelector(est, n_features_to_select=3, prefilter="auto", n_lambdas=5).fit(X, s)
     assert small.screened_.sum() == 32  # the cap when fewer are asked for
+
+
+def test_the_fit_cache_serves_only_the_same_problem(monkeypatch):
+    """σ = 1e-4 and 1e-3 give the same (all-zero) graph on these rows: the second fit is served
+    from the cache, equal to the bit to a fit computed alone; a changed row is computed."""
+    from weakfs.pu._gkf_pual import _classifier, _fit_cache
+
+    X, _, s = _problem(n=120, n_noise=2, seed=2)
+    _fit_cache.clear()
+    alone = GKFPUALClassifier(sigma=1e-3, lambda1=0.1, **TIGHT).fit(X, s)
+    _fit_cache.clear()
+    GKFPUALClassifier(sigma=1e-4, lambda1=0.1, **TIGHT).fit(X, s)
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(_classifier, "_admm", no_solve)
+    served = GKFPUALClassifier(sigma=1e-3, lambda1=0.1, **TIGHT).fit(X, s)
+    np.testing.assert_array_equal(served.decision_function(X), alone.decision_function(X))
+    assert served.n_iter_ == alone.n_iter_ and served.objective_ == alone.objective_
+    X2 = X.copy()
+    X2[0, 0] += 1e-9
+    with pytest.raises(AssertionError, match="solved again"):
+        GKFPUALClassifier(sigma=1e-3, lambda1=0.1, **TIGHT).fit(X2, s)
+    _fit_cache.clear()

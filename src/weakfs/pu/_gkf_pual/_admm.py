@@ -29,16 +29,27 @@ positive-unlabeled learning with variable selection", Information Sciences 690 (
 
 from __future__ import annotations
 
-import numbers
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 from scipy import sparse
-from scipy.sparse.linalg import splu
 
 from weakfs._threads import limit_threads
 from weakfs.pu._gkf_pual._design import QuadraticDesign
+
+# the graph system's solvers, imported from here by the classifier, the tests and benchmarks
+from weakfs.pu._gkf_pual._graph_system import (  # noqa: F401
+    CG_MAX_ITER,
+    CG_RTOL,
+    GRAPH_SOLVER_AUTO_ROWS,
+    GRAPH_SOLVERS,
+    _ConjugateGradient,
+    _DenseFactor,
+    _SparseFactor,
+    resolve_graph_solver,
+)
 
 # not used here: still imported from this module by benchmarks/bench_gkf_pual.py
 
@@ -48,6 +59,26 @@ __all__ = [
 
 #: the R code's zero test when it maps the solution back through ``t`` (``cons_ver``)
 R_CODE_ZERO_TOL = 1e-6
+
+
+_ZERO = np.zeros(1)
+
+
+def _pair(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.column_stack((x, y))`` of two vectors (the same C-ordered array, without its
+    per-call overhead)."""
+    out = np.empty((x.shape[0], 2))
+    out[:, 0] = x
+    out[:, 1] = y
+    return out
+
+
+def _norm(x: np.ndarray) -> float:
+    """``np.linalg.norm`` of a real vector, as it computes it (``sqrt(x·x)`` of the raveled
+    vector), without its per-call checks: bitwise the same value, several times cheaper on the
+    short vectors of the stopping test."""
+    x = x.ravel(order="K")
+    return math.sqrt(x.dot(x))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -65,107 +96,6 @@ def _group_threshold(y: np.ndarray, thr: float, norm: str = "l2") -> tuple[np.nd
     with np.errstate(divide="ignore", invalid="ignore"):
         shrink = np.where(norms > thr, 1.0 - thr / norms, 0.0)
     return (y * shrink[:, None]).ravel(), shrink
-
-
-#: ``graph_solver`` values and the row count above which ``"auto"`` takes conjugate gradients:
-#: the sparse LU is faster only on small graphs (one thread, bench_gkf_pual_graph_solver.py:
-#: LU 2.7x faster at 250 x 8, 1.3x at 500 x 8, but conjugate gradients 1.4x faster at 500 x 20,
-#: 1.1-1.6x at 750 rows, 2-3x at 1,000 and 3-5x at 2,000)
-GRAPH_SOLVERS = ("auto", "direct", "cg")
-GRAPH_SOLVER_AUTO_ROWS = 500
-#: relative residual at which the conjugate-gradient solve of eq. 25 stops, and its iteration cap;
-#: 1e-8 or 1e-10 (10-25 % faster) keep a single fit's iterations, support and predictions, but
-#: move a λ1 path's bisected λ1 (a GKFPUALSelector with ``n_features_to_select``), so a
-#: committed result would change; 1e-12 keeps the factored solve's results
-CG_RTOL = 1e-12
-CG_MAX_ITER = 5000
-
-
-def resolve_graph_solver(graph_solver: str | int, n_samples: int, dense_graph: bool) -> str:
-    """``"direct"`` or ``"cg"``: how eq. 25, ``(2R + μ4 I) b = rhs``, is solved.
-
-    ``"auto"`` factorises the dense graph of all pairs (``n_neighbors=None``: the matrix is dense
-    anyway) and k-NN graphs of at most :data:`GRAPH_SOLVER_AUTO_ROWS` rows; above that it takes
-    conjugate gradients, since the sparse LU of a k-NN Laplacian fills in towards a dense
-    ``n × n`` factor and its factorisations dominate the fit from a few hundred rows (one
-    thread: conjugate gradients 3x faster at 2,000 × 8, 18x at 5,000 × 8).  An integer is
-    ``"auto"`` with that many rows instead (2000 is the rule before the switch moved to 500).
-    """
-    if isinstance(graph_solver, numbers.Integral) and not isinstance(graph_solver, bool):
-        rows = int(graph_solver)
-    elif graph_solver in GRAPH_SOLVERS:
-        if graph_solver != "auto":
-            return graph_solver
-        rows = GRAPH_SOLVER_AUTO_ROWS
-    else:
-        raise ValueError(
-            f"graph_solver must be one of {GRAPH_SOLVERS} or a number of rows; got {graph_solver!r}"
-        )
-    return "direct" if dense_graph or n_samples <= rows else "cg"
-
-
-class _DenseFactor:
-    """``solve`` of the dense symmetric positive definite system of eq. 25 (dense graph)."""
-
-    def __init__(self, K: np.ndarray):
-        self.chol = scipy.linalg.cho_factor(K, lower=False, check_finite=False)
-
-    def solve(self, rhs: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
-        return scipy.linalg.cho_solve(self.chol, rhs, check_finite=False)
-
-
-class _SparseFactor:
-    """``solve`` of eq. 25 with the sparse LU factors of ``2R + μ4 I`` (k-NN graph)."""
-
-    def __init__(self, K: sparse.spmatrix):
-        self.lu = splu(K.tocsc())
-
-    def solve(self, rhs: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
-        return self.lu.solve(rhs)
-
-
-class _ConjugateGradient:
-    """``solve`` of eq. 25 by Jacobi-preconditioned conjugate gradients, warm-started.
-
-    ``K = 2R + μ4 I`` is symmetric positive definite and is only multiplied by (O(nnz) per step
-    for a sparse ``R``), so the memory stays that of ``R``: O(n k) for a k-NN graph, where the
-    LU factors of a direct solve fill in towards ``n²``.  ``K``'s diagonal ``2·deg + μ4`` is the
-    preconditioner; the previous ADMM iterate ``b`` is the start, so late iterations need few
-    steps.  Stops at ``‖rhs − K x‖ ≤ CG_RTOL · ‖rhs‖`` (or after ``CG_MAX_ITER`` steps): equal
-    to the direct solve to ~1e-12, far inside the ADMM's own tolerance.
-    """
-
-    def __init__(self, K):
-        self.K = K.tocsr() if sparse.issparse(K) else np.asarray(K)
-        self.inv_diag = 1.0 / np.asarray(K.diagonal(), dtype=float)
-        self.n_steps = 0  # summed over the solves, for benchmarks
-
-    def solve(self, rhs: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
-        K, inv_diag = self.K, self.inv_diag
-        x = rhs * inv_diag if x0 is None else np.array(x0, dtype=float, copy=True)
-        r = rhs - K @ x
-        stop = (CG_RTOL * np.linalg.norm(rhs)) ** 2
-        rr = r @ r
-        if rr <= stop:
-            return x
-        z = inv_diag * r
-        d = z.copy()
-        rz = r @ z
-        for _ in range(CG_MAX_ITER):
-            Kd = K @ d
-            step = rz / (d @ Kd)
-            x += step * d
-            r -= step * Kd
-            self.n_steps += 1
-            rr = r @ r
-            if rr <= stop:
-                break
-            z = inv_diag * r
-            rz_new = r @ z
-            d *= rz_new / rz
-            d += z
-            rz = rz_new
-        return x
 
 
 def gkf_pual_objective(
@@ -275,7 +205,7 @@ class _ADMMProblem:
 
     def Dt(self, t: np.ndarray) -> np.ndarray:
         """``D0ᵀ t``: the sum of a group vector's copies of every coefficient (0 for β0)."""
-        return np.append(np.bincount(self.gflat, weights=t, minlength=self.p), 0.0)
+        return np.concatenate((np.bincount(self.gflat, weights=t, minlength=self.p), _ZERO))
 
     def factor(self, mu, *, inverse: bool = False) -> tuple:
         """The two constant systems (eq. 18 and eq. 25) for the penalties ``mu``: the Cholesky
@@ -363,38 +293,38 @@ class _ADMMProblem:
         sqrt_dual = np.sqrt(self.p + 1)
         if fast:
             # Sᵀ applied to the change and to the dual of a block in one product
-            ph = Sp.T @ np.column_stack((dh, u_h))
-            pa = Su.T @ np.column_stack((da, u_a))
-            pb = St.T @ np.column_stack((db, q))
-            s_h = mu1 * np.linalg.norm(ph[:, 0])
-            s_a = mu2 * np.linalg.norm(pa[:, 0])
-            s_t = mu3 * np.linalg.norm(Dt(dt_))
-            s_b = mu4 * np.linalg.norm(pb[:, 0])
+            ph = Sp.T @ _pair(dh, u_h)
+            pa = Su.T @ _pair(da, u_a)
+            pb = St.T @ _pair(db, q)
+            s_h = mu1 * _norm(ph[:, 0])
+            s_a = mu2 * _norm(pa[:, 0])
+            s_t = mu3 * _norm(Dt(dt_))
+            s_b = mu4 * _norm(pb[:, 0])
             e_dual = (
-                sqrt_dual * abs_tol + tol * np.linalg.norm(ph[:, 1]),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(pa[:, 1]),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(pb[:, 1]),
+                sqrt_dual * abs_tol + tol * _norm(ph[:, 1]),
+                sqrt_dual * abs_tol + tol * _norm(pa[:, 1]),
+                sqrt_dual * abs_tol + tol * _norm(Dt(v)),
+                sqrt_dual * abs_tol + tol * _norm(pb[:, 1]),
             )
         else:
-            s_h = mu1 * np.linalg.norm(Sp.T @ dh)
-            s_a = mu2 * np.linalg.norm(Su.T @ da)
-            s_t = mu3 * np.linalg.norm(Dt(dt_))
-            s_b = mu4 * np.linalg.norm(St.T @ db)
+            s_h = mu1 * _norm(Sp.T @ dh)
+            s_a = mu2 * _norm(Su.T @ da)
+            s_t = mu3 * _norm(Dt(dt_))
+            s_b = mu4 * _norm(St.T @ db)
             e_dual = (
-                sqrt_dual * abs_tol + tol * np.linalg.norm(Sp.T @ u_h),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(Su.T @ u_a),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(Dt(v)),
-                sqrt_dual * abs_tol + tol * np.linalg.norm(St.T @ q),
+                sqrt_dual * abs_tol + tol * _norm(Sp.T @ u_h),
+                sqrt_dual * abs_tol + tol * _norm(Su.T @ u_a),
+                sqrt_dual * abs_tol + tol * _norm(Dt(v)),
+                sqrt_dual * abs_tol + tol * _norm(St.T @ q),
             )
-        nf, nfp, nfu = np.linalg.norm(f), np.linalg.norm(fp), np.linalg.norm(fu)
+        nf, nfp, nfu = _norm(f), _norm(fp), _norm(fu)
         e_pri = (
-            np.sqrt(n_pos) * abs_tol + tol * max(nfp, np.linalg.norm(h), np.sqrt(n_pos)),
-            np.sqrt(n - n_pos) * abs_tol + tol * max(nfu, np.linalg.norm(a), np.sqrt(n - n_pos)),
-            np.sqrt(t.shape[0]) * abs_tol + tol * max(np.linalg.norm(Dalpha), np.linalg.norm(t)),
-            np.sqrt(n) * abs_tol + tol * max(nf, np.linalg.norm(b)),
+            np.sqrt(n_pos) * abs_tol + tol * max(nfp, _norm(h), np.sqrt(n_pos)),
+            np.sqrt(n - n_pos) * abs_tol + tol * max(nfu, _norm(a), np.sqrt(n - n_pos)),
+            np.sqrt(t.shape[0]) * abs_tol + tol * max(_norm(Dalpha), _norm(t)),
+            np.sqrt(n) * abs_tol + tol * max(nf, _norm(b)),
         )
-        primal = tuple(np.linalg.norm(r) for r in primal_parts)
+        primal = tuple(_norm(r) for r in primal_parts)
         dual = (s_h, s_a, s_t, s_b)
         return primal, dual, e_pri, e_dual
 

@@ -27,6 +27,7 @@ from weakfs._labels import check_pu_target
 from weakfs._validation import validate_X_y
 from weakfs._words import counted
 from weakfs.pu._base import _StandardizedPUClassifier
+from weakfs.pu._gkf_pual import _fit_cache
 from weakfs.pu._gkf_pual._admm import GRAPH_SOLVERS, _admm, _final_coefficients, gkf_pual_objective
 from weakfs.pu._gkf_pual._design import (
     QuadraticDesign,
@@ -354,6 +355,20 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         """
         data = self._prepare(X, y)
         design, S, G, R, n_pos, m = data.design, data.S, data.G, data.R, data.n_pos, data.m
+        # the same problem fitted a moment ago (e.g. another σ whose graph weights all
+        # underflow to 0): its solution, equal to what the ADMM below would compute
+        key, arrays = _fit_cache.problem_key(self, S[:, design.n_quad :], data.s, R, ("fit",))
+        hit = _fit_cache.lookup(key, arrays)
+        if hit is not None:
+            alpha, beta0, support, n_iter, converged, history, objective = hit
+            if not converged and self.stopping != "none":
+                _warn_not_converged(history, n_iter)
+            self._set_solution(
+                design, alpha.copy(), beta0, support.copy(), n_iter, converged,
+                [dict(h) for h in history], objective,
+            )  # fmt: skip
+            self._report(m)
+            return self
         z, t, n_iter, converged, history = _admm(
             S,
             n_pos,
@@ -393,14 +408,22 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
             lambda1=self.lambda1,
             lambda2=self.lambda2,
         )
+        _fit_cache.store(
+            key, arrays,
+            (alpha.copy(), beta0, support.copy(), n_iter, converged,
+             [dict(h) for h in history], objective),
+        )  # fmt: skip
         self._set_solution(design, alpha, beta0, support, n_iter, converged, history, objective)
+        self._report(m)
+        return self
+
+    def _report(self, m: int) -> None:
         if self.verbose:
             print(
-                f"GKF-PUAL: {n_iter} ADMM iterations, converged={converged}, "
-                f"{int(support.sum())}/{counted(m, 'feature')} kept, objective "
+                f"GKF-PUAL: {self.n_iter_} ADMM iterations, converged={self.converged_}, "
+                f"{int(self.support_.sum())}/{counted(m, 'feature')} kept, objective "
                 f"{self.objective_:.6g}"
             )
-        return self
 
     def _set_solution(
         self, design, alpha, beta0, support, n_iter, converged, history, objective
@@ -432,17 +455,27 @@ class GKFPUALClassifier(_StandardizedPUClassifier):
         order of ``lambdas``.
         """
         self._validate_params()
-        solver, _ = _path_solver(self, X, y)
-        design = solver.problem.design
+        data = self._prepare(X, y)
+        design = data.design
+        order = sorted({float(v) for v in lambdas}, reverse=True)
+        # the same path solved a moment ago (another σ giving the same graph): its solutions
+        key, arrays = _fit_cache.problem_key(
+            self, data.S[:, design.n_quad :], data.s, data.R, ("path", tuple(order))
+        )
+        solutions = _fit_cache.lookup(key, arrays)
+        if solutions is None:
+            solver, _ = _path_solver(self, X, y, data=data)
+            solutions = {lam: solver.solve(lam) for lam in order}
+            _fit_cache.store(key, arrays, solutions)
         solved = {}
-        for lam in sorted({float(v) for v in lambdas}, reverse=True):
-            sol = solver.solve(lam)
+        for lam in order:
+            sol = solutions[lam]
             est = clone(self).set_params(lambda1=lam)
             for name in ("mean_", "scale_", "n_features_in_", "feature_names_in_"):
                 if hasattr(self, name):
                     setattr(est, name, getattr(self, name))
             est._set_solution(
-                design, sol.alpha, sol.beta0, sol.support, sol.n_iter, sol.converged, [],
+                design, sol.alpha, sol.beta0, sol.support.copy(), sol.n_iter, sol.converged, [],
                 sol.objective,
             )  # fmt: skip
             solved[lam] = est

@@ -25,6 +25,8 @@ duality gap of 1e-9 in well under a second (:func:`_split_dual_norm`).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,11 +34,38 @@ import numpy as np
 from weakfs.pu._gkf_pual._admm import _ADMMProblem, _ADMMState
 from weakfs.pu._gkf_pual._design import QuadraticDesign
 
-
 # ----------------------------------------------------------------------------------------------
 # the KKT certificate of the all-zero solution
 # ----------------------------------------------------------------------------------------------
+#: the last few :func:`_split_dual_norm` results, keyed on their input: ``c`` depends on a fold's
+#: rows, C1 and C2 only (the all-zero solution's score is constant, so λ2 and σ drop out), so a
+#: tuning grid asks for the same one for every (λ2, σ); reused only for a ``c`` equal element by
+#: element, so results do not depend on the cache
+SPLIT_DUAL_NORM_CACHE = 64
+_dual_norm_cache: OrderedDict = OrderedDict()
+_dual_norm_lock = threading.Lock()
+
+
 def _split_dual_norm(
+    c: np.ndarray, design: QuadraticDesign, *, gap_tol: float = 1e-9, max_iter: int = 20000
+) -> tuple[float, np.ndarray]:
+    """:func:`_split_dual_norm_uncached`, kept for the last ``SPLIT_DUAL_NORM_CACHE`` inputs."""
+    c = np.ascontiguousarray(c, dtype=float)
+    key = (design.m, c.shape, gap_tol, max_iter, c.tobytes())
+    with _dual_norm_lock:
+        hit = _dual_norm_cache.get(key)
+        if hit is not None:
+            _dual_norm_cache.move_to_end(key)
+            return hit[0], hit[1].copy()
+    tau, v = _split_dual_norm_uncached(c, design, gap_tol=gap_tol, max_iter=max_iter)
+    with _dual_norm_lock:
+        _dual_norm_cache[key] = (tau, v.copy())
+        while len(_dual_norm_cache) > SPLIT_DUAL_NORM_CACHE:
+            _dual_norm_cache.popitem(last=False)
+    return tau, v
+
+
+def _split_dual_norm_uncached(
     c: np.ndarray, design: QuadraticDesign, *, gap_tol: float = 1e-9, max_iter: int = 20000
 ) -> tuple[float, np.ndarray]:
     """``min max_j ‖v_j‖`` over the ways of writing ``c = Σ_j D_jᵀ v_j``, and the minimising

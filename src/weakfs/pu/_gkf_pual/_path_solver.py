@@ -218,7 +218,7 @@ class _PathSolver:
         return best_lo
 
 
-def _path_solver(estimator, X, y) -> tuple[_PathSolver, np.ndarray]:
+def _path_solver(estimator, X, y, *, data=None) -> tuple[_PathSolver, np.ndarray]:
     """A :class:`_PathSolver` for the (unfitted) classifier ``estimator``'s settings on
     ``(X, y)``; ``estimator`` gets ``mean_``, ``scale_``, ``n_features_in_`` (and feature names)
     set by the checks.  Also returns the feature names.
@@ -236,7 +236,8 @@ def _path_solver(estimator, X, y) -> tuple[_PathSolver, np.ndarray]:
             f"got the R-code option(s) {[k for k, v in r_code.items() if v]}: fit each λ1 "
             "separately instead"
         )
-    data = estimator._prepare(X, y)
+    if data is None:  # else: ``estimator._prepare(X, y)``, done by the caller
+        data = estimator._prepare(X, y)
     problem = _ADMMProblem(
         data.S,
         data.n_pos,
