@@ -416,6 +416,8 @@ def test_fscpu_options_yardstick_and_verdicts():
     assert v.loc["ca-40-8-1", "verdict"] == "within"  # 0.88 vs 0.85, sd 0.044
     assert v.loc["ca-40-8-2", "verdict"] == "below"  # 0.60 vs 0.72
     assert v.loc["ca-40-8-2", "paired difference"] == "-0.10 (1)"
+    assert v.loc["ca-40-8-1", "paired verdict"] == "within"  # 0.88 - 0.90 on seed 0
+    assert v.loc["ca-40-8-2", "paired verdict"] == "below"
 
 
 def test_fscpu_options_reads_the_two_stores(tmp_path, monkeypatch):
