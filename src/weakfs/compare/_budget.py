@@ -107,7 +107,7 @@ def _row_capped_settings(plan: Plan, m: str) -> dict:
     if tr0.size > rows and np.count_nonzero(plan.y[tr0] == 1) <= rows // 2:
         settings[param] = rows
         plan.notes.append(
-            f"{m}: {param}={rows} (its search's fits on {rows} of a fold's {tr0.size} training "
+            f"{m}: {param}={rows} (its search's fits on {rows:,} of a fold's {tr0.size:,} training "
             "rows, every labeled one kept) to fit the budget"
         )
     return settings
