@@ -84,6 +84,27 @@ def test_a_wrapper_that_cannot_fit_the_budget_is_left_out_with_a_note(monkeypatc
 
 
 @pytest.mark.slow
+def test_a_budget_runs_fscpus_search_on_fewer_rows_first(monkeypatch):
+    """Under a budget FSCPU's search reads ``budget_rows`` of a larger fold's rows (here 150 of
+    250, by a smaller cap than the shipped 1,500) and says so; without a budget, every row."""
+    import dataclasses
+
+    from weakfs.compare._methods import METHODS
+
+    capped = dataclasses.replace(METHODS["fscpu"], budget_rows=("search_rows", 150))
+    monkeypatch.setitem(METHODS, "fscpu", capped)
+    X, s, _ = _pu()
+    kwargs = dict(methods=["fscpu"], ks=[2], cv=2, n_random=1, prior=0.5)
+    board = compare_selectors(X, s, budget=30, **kwargs)
+    assert board.attrs["settings"]["fscpu"]["search_rows"] == 150
+    assert any(n.startswith("fscpu: search_rows=150 (its search's fits on 150 of a fold's 250")
+               for n in board.attrs["notes"])  # fmt: skip
+    fixed = compare_selectors(X, s, settings={"fscpu": {"n_iter": 30}}, **kwargs)
+    assert fixed.attrs["settings"]["fscpu"]["search_rows"] is None
+    assert not any("search_rows" in n for n in fixed.attrs["notes"])
+
+
+@pytest.mark.slow
 def test_the_command_line_writes_every_format(tmp_path, capsys):
     X, _, y = _pu()
     frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).assign(label=y)
@@ -191,7 +212,9 @@ def test_a_wrappers_first_probe_is_preceded_by_an_untimed_warm_up_on_a_few_rows(
             fits.append(X.shape)
             return self
 
-    fake = SimpleNamespace(ranker=False, build=lambda k, settings, prior, seed: Recorder())
+    fake = SimpleNamespace(
+        ranker=False, budget_rows=None, build=lambda k, settings, prior, seed: Recorder()
+    )
     monkeypatch.setattr(_budget, "METHODS", {"fake": fake})
     rng = np.random.RandomState(0)
     X, y = rng.rand(3000, 40), (rng.rand(3000) < 0.2).astype(int)

@@ -73,13 +73,15 @@ _REFIT_SHARE = 0.1
 UPFRONT_PROBE_BUDGET = 100.0
 
 
-def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[..., float]):
-    """A wrapper's settings scaled to ``budget_left`` seconds, from the time of one probe fit at
-    its smallest setting; ``fits_per_unit`` converts that probe into the whole run (folds, and
-    the ks relative to the probe's k).  Returns ``(settings, None)``, or ``(None, seconds
-    needed)`` when even the smallest setting does not fit."""
+def _budgeted_settings(
+    name, budget_left, fits_per_unit: float, probe: Callable[..., float], base: dict
+):
+    """A wrapper's settings ``base`` scaled to ``budget_left`` seconds, from the time of one
+    probe fit at its smallest setting; ``fits_per_unit`` converts that probe into the whole run
+    (folds, and the ks relative to the probe's k).  Returns ``(settings, None)``, or ``(None,
+    seconds needed)`` when even the smallest setting does not fit."""
     spec = METHODS[name]
-    settings = dict(spec.settings)
+    settings = dict(base)
     if spec.budget_param is None:
         need = probe(settings, budget_left / fits_per_unit) * fits_per_unit
         return (settings, None) if need <= budget_left else (None, need)
@@ -91,6 +93,31 @@ def _budgeted_settings(name, budget_left, fits_per_unit: float, probe: Callable[
         return None, need_low
     settings[spec.budget_param] = min(high, units)
     return settings, None
+
+
+def _row_capped_settings(plan: Plan, m: str) -> dict:
+    """A wrapper's default settings, its search on ``budget_rows`` of a fold's training rows
+    when the folds are larger and hold at most half that many labeled rows (with a note)."""
+    spec = METHODS[m]
+    settings = dict(spec.settings)
+    if spec.budget_rows is None:
+        return settings
+    param, rows = spec.budget_rows
+    tr0, _ = plan.splits[0]
+    if tr0.size > rows and np.count_nonzero(plan.y[tr0] == 1) <= rows // 2:
+        settings[param] = rows
+        plan.notes.append(
+            f"{m}: {param}={rows} (its search's fits on {rows:,} of a fold's {tr0.size:,} training "
+            "rows, every labeled one kept) to fit the budget"
+        )
+    return settings
+
+
+def _target_rows(m: str, trial: dict, fold_rows: int) -> int:
+    """The rows a wrapper's fit works on: the fold's, or its ``budget_rows`` when set."""
+    spec = METHODS[m]
+    capped = trial.get(spec.budget_rows[0]) if spec.budget_rows is not None else None
+    return fold_rows if capped is None else min(fold_rows, int(capped))
 
 
 def _probe_columns(plan: Plan, size: int = PROBE_COLUMNS) -> np.ndarray:
@@ -362,17 +389,18 @@ def _wrapper_probe(plan: Plan, m: str):
     def extrapolated(trial: dict, limit: float) -> float:
         if subsamples is None:
             return fit_seconds(trial, tr0)
+        target = _target_rows(m, trial, tr0.size)
         times = []
         for rows in subsamples:
             times.append(fit_seconds(trial, rows))
-            lower = times[-1] * (tr0.size / rows.size) * scale
+            lower = times[-1] * (target / rows.size) * scale
             if lower > limit:  # too slow even if it grew only linearly: no larger fit
                 return lower / scale
         growth = np.log(max(times[-1], 1e-6) / max(times[-2], 1e-6)) / np.log(2.0)
         exponent = 1.0
         if times[-1] >= _LINEAR_BELOW:
             exponent = float(np.clip(growth, *_GROWTH_EXPONENT))
-        return times[-1] * (tr0.size / subsamples[-1].size) ** exponent
+        return times[-1] * (target / subsamples[-1].size) ** exponent
 
     def probe(trial: dict, limit: float = np.inf) -> float:
         key = repr(sorted(trial.items()))
@@ -441,8 +469,9 @@ def wrapper_settings(plan: Plan, m: str, n_left: int) -> dict | None:
         warm_up_wrapper(plan, m, _cheapest(m))
         share = _BUDGET_SHARE * (plan.deadline - time.time()) / n_left
     probe, fits_per_unit = _wrapper_probe(plan, m)
+    base = _row_capped_settings(plan, m)
     try:
-        settings, need = _budgeted_settings(m, share, fits_per_unit, probe)
+        settings, need = _budgeted_settings(m, share, fits_per_unit, probe, base)
     except Exception as exc:  # as a failed fold: left out, with why
         plan.notes.append(f"{m} left out: its trial fit failed ({first_line(exc)})")
         return None
