@@ -3,7 +3,8 @@ iterations per fit, the share of fits that end at EM's cap of 100 iterations, an
 
 Each variant runs the same search (same condition, data seed and ``random_state``) with one
 BLAS/OpenMP thread; the ratio is the paper's search's seconds over the variant's.  Variants:
-the paper's (every row, k-means seeds), ``warm_start=True``, ``search_rows=1500`` and both.
+the paper's (every row, k-means seeds), ``warm_start=True``, ``search_rows=1500``, both,
+``shared_start=True``, and it with ``search_rows=1500``.
 A short search (``--n-iter``) gives the per-iteration cost; the quality at the paper's T = 3000
 is the business of ``weakfs reproduce fscpu-table1 --methods fscpu-rows1500,...``.
 
@@ -29,6 +30,8 @@ VARIANTS = {
     "warm_start=True": {"warm_start": True},
     "search_rows=1500": {"search_rows": 1500},
     "search_rows=1500, warm_start=True": {"search_rows": 1500, "warm_start": True},
+    "shared_start=True": {"shared_start": True},
+    "search_rows=1500, shared_start=True": {"search_rows": 1500, "shared_start": True},
 }
 
 

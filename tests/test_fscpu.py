@@ -403,3 +403,37 @@ def test_em_counts_describe_every_fit():
     assert np.all(sel.em_iterations_[~sel.em_converged_] == 100)
     warm = FSCPUSelector(2, n_clusters=3, n_iter=30, warm_start=True, random_state=0).fit(X, s)
     assert warm.em_iterations_.size == warm.n_evaluations_
+
+
+# ---------------------------------------------------------------------------------------------
+# shared_start: every mixture fit starts from one k-means clustering on all columns
+
+
+def test_shared_start_fits_start_from_one_all_column_clustering():
+    X, s = _pu_data(2)
+    obj = ClusterAssumptionObjective(X, s, 3, shared_start=True, seed=4)
+    m = np.array([1, 1, 0, 0, 0, 0], bool)
+    value = obj(m)
+    start = obj.shared_labels()
+    assert np.array_equal(start, kmeans(X, 3, random_state=4)[0])
+    # the fit of m is EM from those labels on m's columns, whatever was evaluated before
+    fit = fit_gaussian_mixture(X[:, m], 3, resp_init=start, limit_blas_threads=False)
+    assert np.array_equal(obj.cluster(m), fit.labels)
+    obj(np.array([0, 0, 1, 1, 1, 0], bool))
+    assert obj(m) == value
+
+
+def test_shared_start_search_is_reproducible_and_finds_the_cluster_features():
+    X, s = _pu_data()
+    kw = dict(n_clusters=3, n_iter=300, eta=0.02, shared_start=True, random_state=0)
+    a = FSCPUSelector(2, **kw).fit(X, s)
+    b = FSCPUSelector(2, n_jobs=2, **kw).fit(X, s)
+    assert np.flatnonzero(a.get_support()).tolist() == [0, 1]
+    assert np.array_equal(a.theta_history_, b.theta_history_)
+    assert a.em_iterations_.size == a.n_evaluations_
+
+
+def test_shared_start_needs_a_mixture():
+    X, s = _pu_data()
+    with pytest.raises(ValueError, match="shared_start"):
+        FSCPUSelector(2, n_clusters=3, n_iter=5, clustering="kmeans", shared_start=True).fit(X, s)

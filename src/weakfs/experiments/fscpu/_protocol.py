@@ -30,6 +30,8 @@ FSCPU_OPTION_METHODS = {
     "fscpu-mi-warm": ("cluster+mi", {"warm_start": True}),
     "fscpu-rows1500-warm": ("cluster", {"search_rows": 1500, "warm_start": True}),
     "fscpu-mi-rows1500-warm": ("cluster+mi", {"search_rows": 1500, "warm_start": True}),
+    "fscpu-rows1500-shared": ("cluster", {"search_rows": 1500, "shared_start": True}),
+    "fscpu-mi-rows1500-shared": ("cluster+mi", {"search_rows": 1500, "shared_start": True}),
 }
 #: the methods that run FSCPUSelector (a clustering per evaluated mask)
 FSCPU_METHODS = ("fscpu", "fscpu-mi", *FSCPU_OPTION_METHODS)

@@ -62,6 +62,10 @@ class ClusterAssumptionObjective:
     warm_start : bool, default=False
         Start each mixture fit from the hard clustering of the previous iteration's winning mask
         (set through :meth:`notify`); the first fit and ``warm_start=False`` use k-means seeds.
+    shared_start : bool, default=False
+        Start every mixture fit from one k-means clustering of the rows on *all* columns, run
+        once (seeded by ``seed``), instead of a k-means on each mask's columns.  A mask's value
+        still depends on the mask alone, so cached values stay valid.
     seed : int, default=0
         Base seed; the k-means seed of a mask is derived from it and the mask's bits, so a mask's
         value does not depend on evaluation order or threads.
@@ -85,6 +89,7 @@ class ClusterAssumptionObjective:
         *,
         clustering: str = "gmm",
         warm_start: bool = False,
+        shared_start: bool = False,
         seed: int = 0,
         tol: float = 1e-3,
         max_iter: int = 100,
@@ -98,6 +103,7 @@ class ClusterAssumptionObjective:
         self.n_clusters = int(n_clusters)
         self.clustering = clustering
         self.warm_start = warm_start
+        self.shared_start = shared_start
         self.seed = int(seed)
         self.tol = tol
         self.max_iter = max_iter
@@ -107,6 +113,7 @@ class ClusterAssumptionObjective:
         self.n_em_iter: list[int] = []
         self.em_converged: list[bool] = []
         self._warm: np.ndarray | None = None
+        self._shared: np.ndarray | None = None
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -122,6 +129,20 @@ class ClusterAssumptionObjective:
 
     def _mask_seed(self, key: bytes) -> int:
         return (self.seed + zlib.crc32(key)) % (2**31 - 1)
+
+    def shared_labels(self) -> np.ndarray:
+        """The k-means clustering on every column that ``shared_start`` starts each fit from
+        (computed on first use: a k-means seeded by ``seed``)."""
+        with self._lock:
+            if self._shared is None:
+                self._shared = kmeans(self.X, self.n_clusters, random_state=self.seed)[0]
+            return self._shared
+
+    def _start(self) -> np.ndarray | None:
+        """The responsibilities a mixture fit starts from (None: a k-means on its columns)."""
+        if self.warm_start and self._warm is not None:
+            return self._warm
+        return self.shared_labels() if self.shared_start else None
 
     def cluster(self, mask) -> np.ndarray:
         """Hard cluster labels of every row on the selected columns."""
@@ -139,7 +160,7 @@ class ClusterAssumptionObjective:
                 tol=self.tol,
                 max_iter=self.max_iter,
                 reg_covar=self.reg_covar,
-                resp_init=self._warm if self.warm_start else None,
+                resp_init=self._start(),
                 random_state=seed,
                 limit_blas_threads=False,
             )
@@ -276,6 +297,7 @@ class FSCPUSelector(SupportSelector):
         "objective": [StrOptions({"cluster", "cluster+mi"})],
         "clustering": [StrOptions(set(CLUSTERINGS))],
         "warm_start": ["boolean"],
+        "shared_start": ["boolean"],
         "search_rows": [
             Interval(numbers.Integral, 1, None, closed="left"),
             Interval(numbers.Real, 0, 1, closed="right"),
@@ -305,6 +327,7 @@ class FSCPUSelector(SupportSelector):
         objective: str = "cluster",
         clustering: str = "gmm",
         warm_start: bool = False,
+        shared_start: bool = False,
         search_rows=None,
         eta=None,
         eps=None,
@@ -323,6 +346,7 @@ class FSCPUSelector(SupportSelector):
         self.objective = objective
         self.clustering = clustering
         self.warm_start = warm_start
+        self.shared_start = shared_start
         self.search_rows = search_rows
         self.eta = eta
         self.eps = eps
@@ -387,6 +411,10 @@ class FSCPUSelector(SupportSelector):
                 "warm_start=True needs the candidates evaluated in this process: use n_jobs=1 "
                 "or a thread-based joblib backend (its state is the previous winner's clustering)"
             )
+        if self.shared_start and self.clustering == "kmeans":
+            raise ValueError(
+                "shared_start=True starts the mixture fits; clustering='kmeans' fits no mixture"
+            )
         seed_ga, seed_cluster = spawn_seeds(self.random_state, 2)
         rows = self._search_rows(s, int(seed_cluster))
         self.search_rows_ = rows
@@ -396,6 +424,7 @@ class FSCPUSelector(SupportSelector):
             self.n_clusters,
             clustering=self.clustering,
             warm_start=self.warm_start,
+            shared_start=self.shared_start,
             seed=int(seed_cluster),
         )
         terms = [cluster]
