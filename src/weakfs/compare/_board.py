@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from weakfs._words import counted
 from weakfs.metrics import selection_stability
 
 __all__ = ["MIN_LABELED_PER_FOLD", "build_board", "n_repeats_for"]
@@ -197,7 +198,7 @@ def build_board(
     few_labels = min_labeled_per_fold < MIN_LABELED_PER_FOLD
     if few_labels:
         reason = (
-            f"a test fold holds only {min_labeled_per_fold} labeled rows (fewer than "
+            f"a test fold holds only {counted(min_labeled_per_fold, 'labeled row')} (fewer than "
             f"{MIN_LABELED_PER_FOLD})"
         )
     elif n_candidates > 2 and n_tied > n_candidates / 2:
