@@ -23,7 +23,8 @@ EXPERIMENT = Experiment(
     run_cell,
     write_report,
     default_runs=3,
-    description="FSCPU / FSCPU-MI with and without search_rows=1500 on six "
+    description="FSCPU / FSCPU-MI with and without search_rows=1500 (and a shared k-means "
+    "start) on six "
     "benchmark tables at k = 20",
     version=VERSION,
 )

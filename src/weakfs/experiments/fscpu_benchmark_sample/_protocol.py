@@ -13,6 +13,13 @@ METHODS = {
     "fscpu-rows1500": ("cluster", {"search_rows": 1500}),
     "fscpu-mi": ("cluster+mi", {}),
     "fscpu-mi-rows1500": ("cluster+mi", {"search_rows": 1500}),
+    "fscpu-rows1500-shared": ("cluster", {"search_rows": 1500, "shared_start": True}),
+    "fscpu-mi-rows1500-shared": ("cluster+mi", {"search_rows": 1500, "shared_start": True}),
 }
 #: option -> the paper's search it is paired with
-PAIRS = {"fscpu-rows1500": "fscpu", "fscpu-mi-rows1500": "fscpu-mi"}
+PAIRS = {
+    "fscpu-rows1500": "fscpu",
+    "fscpu-mi-rows1500": "fscpu-mi",
+    "fscpu-rows1500-shared": "fscpu",
+    "fscpu-mi-rows1500-shared": "fscpu-mi",
+}

@@ -62,8 +62,10 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "the true training labels and scored on the held-out 30 %.  An option's cell and the "
         "paper's search's with the same seed share the split, the PU labels and `random_state`.  "
         "*within*: the mean paired difference is at most the paper's search's seed-to-seed sd "
-        "on that table.  On a table of at most 1,500 training rows the option clusters every "
-        "row, so it is the paper's search (the two bags of words here).  The seconds are the "
+        "on that table.  On a table of at most 1,500 training rows `search_rows=1500` clusters "
+        "every row, so it is the paper's search there (the two bags of words here); the "
+        "shared k-means start (`-shared`: every mixture fit starts from one k-means "
+        "clustering on all columns) is not.  The seconds are the "
         "runs' own, beside other niced jobs (indicative).",
         "",
     ]
