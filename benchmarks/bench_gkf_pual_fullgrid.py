@@ -7,7 +7,12 @@ the C2 values given (``--c2 all``: the whole grid, 3,645 settings).  First with 
 and ``_lambda_max``), then on; every cache is cleared before each run.  Prints the seconds, the
 ratio, and whether the two searches' CV tables are equal to the bit.
 
+``--compare stopping``: instead, the ADMM's stopping test computing every residual norm at every
+iteration (as before the test went block by block; ``_ADMMProblem._converged`` replaced by the
+full ``_residuals``) against the block-by-block test, caches on in both.
+
 Run:  python benchmarks/bench_gkf_pual_fullgrid.py [--task Seeds] [--gamma 0.5] [--c2 0.1]
+      [--compare caches|stopping]
 """
 
 from __future__ import annotations
@@ -23,6 +28,18 @@ from weakfs.experiments.gkf_pual import _cells
 from weakfs.experiments.gkf_pual._tasks import make_split
 from weakfs.model_selection import PUGridGreedySearch
 from weakfs.pu._gkf_pual import _fit_cache, _lambda_max
+from weakfs.pu._gkf_pual._admm import _ADMMProblem
+
+_BLOCK_BY_BLOCK = _ADMMProblem._converged
+
+
+def _every_norm(self, *args, tol, abs_tol, fast, stopping) -> bool:
+    """The stopping test with every norm computed first (the test before it went block by
+    block)."""
+    primal, dual, e_pri, e_dual = self._residuals(*args, tol=tol, abs_tol=abs_tol, fast=fast)
+    return all(dv <= de for dv, de in zip(dual, e_dual)) and (
+        stopping == "paper" or all(pv <= pe for pv, pe in zip(primal, e_pri))
+    )
 
 
 def _caches(on: bool) -> None:
@@ -66,17 +83,25 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.5)
     parser.add_argument("--c2", default="0.1", help="comma-separated C2 values, or 'all'")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--compare", choices=("caches", "stopping"), default="caches")
     args = parser.parse_args()
     c2 = None if args.c2 == "all" else [float(v) for v in args.c2.split(",")]
     print(f"{args.task}, γ = {args.gamma}, C2 = {args.c2}, load {os.getloadavg()[0]:.2f}")
     times, tables = {}, {}
-    for label, on in (("caches off", False), ("caches on", True)):
+    if args.compare == "caches":
+        variants = (("caches off", False, _BLOCK_BY_BLOCK), ("caches on", True, _BLOCK_BY_BLOCK))
+    else:
+        variants = (("every norm", True, _every_norm), ("block by block", True, _BLOCK_BY_BLOCK))
+    for label, on, test in variants:
         _caches(on)
+        _ADMMProblem._converged = test
         times[label], tables[label] = _search(args.task, args.gamma, c2, args.seed)
         print(f"{label}: {times[label]:.1f} s, {len(tables[label])} CV rows")
     _caches(True)
-    print(f"ratio {times['caches off'] / times['caches on']:.2f}x; CV tables equal to the bit: "
-          f"{tables['caches off'] == tables['caches on']}")  # fmt: skip
+    _ADMMProblem._converged = _BLOCK_BY_BLOCK
+    (a, b) = (v[0] for v in variants)
+    print(f"ratio {times[a] / times[b]:.2f}x; CV tables equal to the bit: "
+          f"{tables[a] == tables[b]}")  # fmt: skip
 
 
 if __name__ == "__main__":

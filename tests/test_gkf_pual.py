@@ -198,6 +198,25 @@ def test_bad_input():
         GKFPUALClassifier(mu=(0.1, 0.1)).fit(X, s)
 
 
+@pytest.mark.parametrize("stopping", ["primal-dual", "paper"])
+@pytest.mark.parametrize("fast", [False, True])
+def test_block_by_block_stopping_test_decides_as_every_norm(stopping, fast):
+    """Without a history the stopping test stops at its first failing block; with one
+    (``record_every=1``) every norm is computed each iteration: the same iterations, the same
+    state to the bit."""
+    X, _, s = _problem(n=80, m=2, n_noise=2, seed=3, rate=0.5)
+    _, so, d, S, G, R = _pieces(X, s, 1.0)
+    kw = {"C1": 1.0, "C2": 0.1, "lambda1": 0.5, "lambda2": 0.1, "mu": (0.1,) * 4}
+    kw |= {"max_iter": 3000, "tol": 1e-4, "abs_tol": 1e-6, "stopping": stopping, "fast": fast}
+    kw |= {"adapt": True}
+    lazy = _admm(S, int(so.sum()), G, R, d, record_every=0, **kw)
+    full = _admm(S, int(so.sum()), G, R, d, record_every=1, **kw)
+    assert lazy[2] == full[2] and lazy[3] and full[3]  # n_iter, converged
+    np.testing.assert_array_equal(lazy[0], full[0])
+    np.testing.assert_array_equal(lazy[1], full[1])
+    assert full[4][-1]["iteration"] == full[2]
+
+
 def test_paper_stopping_tests_the_dual_residuals_only():
     """eq. 31 checks the four dual residuals; primal-dual also waits for the primal ones."""
     rng = np.random.RandomState(0)

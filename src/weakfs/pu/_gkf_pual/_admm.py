@@ -277,56 +277,74 @@ class _ADMMProblem:
         with limit_threads(self.St.shape, (self.p + 1, self.p + 1)):
             return self._solve(lambda1, state, **options)
 
+    def _dual_block(self, k, changes, duals, mu, *, tol, abs_tol, fast):
+        """Block ``k``'s (h, a, t, b) dual residual and its tolerance (eq. 31, Boyd et al.
+        §3.3.1), from the block's ``changes`` this iteration and its dual; ``fast`` applies Sᵀ
+        to the change and the dual in one product."""
+        change, dual = changes[k], duals[k]
+        sqrt_dual = np.sqrt(self.p + 1)
+        if k == 2:  # t: its copies of every coefficient, summed
+            return (
+                mu[2] * _norm(self.Dt(change)),
+                sqrt_dual * abs_tol + tol * _norm(self.Dt(dual)),
+            )
+        S = (self.Sp, self.Su, None, self.St)[k]
+        if fast:
+            both = S.T @ _pair(change, dual)
+            return mu[k] * _norm(both[:, 0]), sqrt_dual * abs_tol + tol * _norm(both[:, 1])
+        return mu[k] * _norm(S.T @ change), sqrt_dual * abs_tol + tol * _norm(S.T @ dual)
+
+    def _primal_block(self, k, blocks, primal_parts, *, tol, abs_tol):
+        """Block ``k``'s primal residual and its tolerance, from the ``blocks``
+        ``(f, h, a, t, b, Dα)`` and the primal residuals ``primal_parts``."""
+        n, n_pos = self.n, self.n_pos
+        f, h, a, t, b, Dalpha = blocks
+        if k == 0:
+            size, scale = n_pos, max(_norm(f[:n_pos]), _norm(h), np.sqrt(n_pos))
+        elif k == 1:
+            size, scale = n - n_pos, max(_norm(f[n_pos:]), _norm(a), np.sqrt(n - n_pos))
+        elif k == 2:
+            size, scale = t.shape[0], max(_norm(Dalpha), _norm(t))
+        else:
+            size, scale = n, max(_norm(f), _norm(b))
+        return _norm(primal_parts[k]), np.sqrt(size) * abs_tol + tol * scale
+
     def _residuals(self, changes, duals, blocks, primal_parts, mu, *, tol, abs_tol, fast):
         """The stopping test's norms (eq. 31, Boyd et al. §3.3.1), block by block (h, a, t, b):
         ``(primal, dual, e_pri, e_dual)`` from each block's ``changes`` this iteration, the
         ``duals`` (u_h, u_a, v, q), the ``blocks`` ``(f, h, a, t, b, Dα)`` and the primal
-        residuals ``primal_parts``; ``fast`` applies Sᵀ to a block's change and dual in one
-        product."""
-        n, n_pos = self.n, self.n_pos
-        St, Sp, Su, Dt = self.St, self.Sp, self.Su, self.Dt
-        dh, da, dt_, db = changes
-        u_h, u_a, v, q = duals
-        f, h, a, t, b, Dalpha = blocks
-        fp, fu = f[:n_pos], f[n_pos:]
-        mu1, mu2, mu3, mu4 = mu
-        sqrt_dual = np.sqrt(self.p + 1)
-        if fast:
-            # Sᵀ applied to the change and to the dual of a block in one product
-            ph = Sp.T @ _pair(dh, u_h)
-            pa = Su.T @ _pair(da, u_a)
-            pb = St.T @ _pair(db, q)
-            s_h = mu1 * _norm(ph[:, 0])
-            s_a = mu2 * _norm(pa[:, 0])
-            s_t = mu3 * _norm(Dt(dt_))
-            s_b = mu4 * _norm(pb[:, 0])
-            e_dual = (
-                sqrt_dual * abs_tol + tol * _norm(ph[:, 1]),
-                sqrt_dual * abs_tol + tol * _norm(pa[:, 1]),
-                sqrt_dual * abs_tol + tol * _norm(Dt(v)),
-                sqrt_dual * abs_tol + tol * _norm(pb[:, 1]),
-            )
-        else:
-            s_h = mu1 * _norm(Sp.T @ dh)
-            s_a = mu2 * _norm(Su.T @ da)
-            s_t = mu3 * _norm(Dt(dt_))
-            s_b = mu4 * _norm(St.T @ db)
-            e_dual = (
-                sqrt_dual * abs_tol + tol * _norm(Sp.T @ u_h),
-                sqrt_dual * abs_tol + tol * _norm(Su.T @ u_a),
-                sqrt_dual * abs_tol + tol * _norm(Dt(v)),
-                sqrt_dual * abs_tol + tol * _norm(St.T @ q),
-            )
-        nf, nfp, nfu = _norm(f), _norm(fp), _norm(fu)
-        e_pri = (
-            np.sqrt(n_pos) * abs_tol + tol * max(nfp, _norm(h), np.sqrt(n_pos)),
-            np.sqrt(n - n_pos) * abs_tol + tol * max(nfu, _norm(a), np.sqrt(n - n_pos)),
-            np.sqrt(t.shape[0]) * abs_tol + tol * max(_norm(Dalpha), _norm(t)),
-            np.sqrt(n) * abs_tol + tol * max(nf, _norm(b)),
-        )
-        primal = tuple(_norm(r) for r in primal_parts)
-        dual = (s_h, s_a, s_t, s_b)
+        residuals ``primal_parts``."""
+        dual_parts = [
+            self._dual_block(k, changes, duals, mu, tol=tol, abs_tol=abs_tol, fast=fast)
+            for k in range(4)
+        ]
+        primal_parts = [
+            self._primal_block(k, blocks, primal_parts, tol=tol, abs_tol=abs_tol) for k in range(4)
+        ]
+        primal, e_pri = zip(*primal_parts)
+        dual, e_dual = zip(*dual_parts)
         return primal, dual, e_pri, e_dual
+
+    def _converged(
+        self, changes, duals, blocks, primal_parts, mu, *, tol, abs_tol, fast, stopping
+    ) -> bool:
+        """The stopping test of :meth:`_residuals` (every dual residual within its tolerance,
+        and with ``stopping="primal-dual"`` every primal one), evaluated block by block up to
+        the first that fails: each norm is computed by the same expression as there, so the
+        decision is the same to the bit, without the norms a failing test does not need."""
+        for k in range(4):
+            dual, e_dual = self._dual_block(
+                k, changes, duals, mu, tol=tol, abs_tol=abs_tol, fast=fast
+            )
+            if not dual <= e_dual:
+                return False
+        if stopping == "paper":
+            return True
+        for k in range(4):
+            primal, e_pri = self._primal_block(k, blocks, primal_parts, tol=tol, abs_tol=abs_tol)
+            if not primal <= e_pri:
+                return False
+        return True
 
     def _solve(
         self,
@@ -418,18 +436,25 @@ class _ADMMProblem:
             dh, da, dt_, db = h_new - h, a_new - a, t_new - t, b_new - b
             h, a, t, b = h_new, a_new, t_new, b_new
             record = record_every and (it % record_every == 0 or it == max_iter)
-            if stopping == "none" and not record and not (adapt and it == next_adapt):
-                continue  # no stopping test: the residuals only feed the history and balancing
-            primal, dual, e_pri, e_dual = self._residuals(
+            balance = adapt and it == next_adapt
+            residual_args = (
                 (dh, da, dt_, db),
                 (u_h, u_a, v, q),
                 (f, h, a, t, b, Dalpha),
                 (r_h, r_a, r_t, r_b),
                 mu,
-                tol=tol,
-                abs_tol=abs_tol,
-                fast=fast,
             )
+            tols = {"tol": tol, "abs_tol": abs_tol, "fast": fast}
+            if not record and not balance:
+                # nothing needs every norm: test block by block, stopping at the first failure
+                if stopping == "none" or not self._converged(
+                    *residual_args, **tols, stopping=stopping
+                ):
+                    continue
+                if not record_every:  # converged, and no history to write
+                    converged = True
+                    break
+            primal, dual, e_pri, e_dual = self._residuals(*residual_args, **tols)
             # the paper's eq. 31 tests the four dual residuals only; "none" tests nothing
             done = (
                 stopping != "none"
