@@ -437,13 +437,8 @@ class _ADMMProblem:
             h, a, t, b = h_new, a_new, t_new, b_new
             record = record_every and (it % record_every == 0 or it == max_iter)
             balance = adapt and it == next_adapt
-            residual_args = (
-                (dh, da, dt_, db),
-                (u_h, u_a, v, q),
-                (f, h, a, t, b, Dalpha),
-                (r_h, r_a, r_t, r_b),
-                mu,
-            )
+            blocks = (f, h, a, t, b, Dalpha)
+            residual_args = ((dh, da, dt_, db), (u_h, u_a, v, q), blocks, (r_h, r_a, r_t, r_b), mu)
             tols = {"tol": tol, "abs_tol": abs_tol, "fast": fast}
             if not record and not balance:
                 # nothing needs every norm: test block by block, stopping at the first failure
