@@ -314,15 +314,15 @@ class _ADMMProblem:
         ``(primal, dual, e_pri, e_dual)`` from each block's ``changes`` this iteration, the
         ``duals`` (u_h, u_a, v, q), the ``blocks`` ``(f, h, a, t, b, Dα)`` and the primal
         residuals ``primal_parts``."""
-        dual_parts = [
+        dual_tests = [
             self._dual_block(k, changes, duals, mu, tol=tol, abs_tol=abs_tol, fast=fast)
             for k in range(4)
         ]
-        primal_parts = [
+        primal_tests = [
             self._primal_block(k, blocks, primal_parts, tol=tol, abs_tol=abs_tol) for k in range(4)
         ]
-        primal, e_pri = zip(*primal_parts)
-        dual, e_dual = zip(*dual_parts)
+        primal, e_pri = zip(*primal_tests)
+        dual, e_dual = zip(*dual_tests)
         return primal, dual, e_pri, e_dual
 
     def _converged(
