@@ -11,14 +11,19 @@ ratio, and whether the two searches' CV tables are equal to the bit.
 iteration (as before the test went block by block; ``_ADMMProblem._converged`` replaced by the
 full ``_residuals``) against the block-by-block test, caches on in both.
 
+``--compare profile``: one search, caches on, under cProfile; prints the functions by their own
+time (a profile's fractions, not its seconds, are what to read).
+
 Run:  python benchmarks/bench_gkf_pual_fullgrid.py [--task Seeds] [--gamma 0.5] [--c2 0.1]
-      [--compare caches|stopping]
+      [--compare caches|stopping|profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import time
 
 from threadpoolctl import threadpool_limits
@@ -83,10 +88,17 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.5)
     parser.add_argument("--c2", default="0.1", help="comma-separated C2 values, or 'all'")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--compare", choices=("caches", "stopping"), default="caches")
+    parser.add_argument("--compare", choices=("caches", "stopping", "profile"), default="caches")
     args = parser.parse_args()
     c2 = None if args.c2 == "all" else [float(v) for v in args.c2.split(",")]
     print(f"{args.task}, γ = {args.gamma}, C2 = {args.c2}, load {os.getloadavg()[0]:.2f}")
+    if args.compare == "profile":
+        _caches(True)
+        profile = cProfile.Profile()
+        seconds, rows = profile.runcall(_search, args.task, args.gamma, c2, args.seed)
+        print(f"{seconds:.1f} s under the profiler, {len(rows)} CV rows")
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+        return
     times, tables = {}, {}
     if args.compare == "caches":
         variants = (("caches off", False, _BLOCK_BY_BLOCK), ("caches on", True, _BLOCK_BY_BLOCK))
