@@ -23,20 +23,8 @@ SOURCES = {
         options={"runs_by_method": "fsga_best:5"},
     ),
     "gkf_pual-tables": RunConfig(
-        runs=10,
-        methods=[
-            "GKF-PUAL",
-            "KF-PUAL",
-            "PUAL",
-            "GLLC",
-            "uPU",
-            "nnPU",
-            "GKF-PUAL-paperstop",
-            "GKF-PUAL-1se",
-            "GKF-PUAL-k",
-            "GKF-PUAL-R",
-            "GKF-PUAL-script",
-        ],
-        options={"grid": "reduced", "greedy_rounds": 1},
+        runs=5,
+        methods=["GKF-PUAL", "KF-PUAL", "PUAL", "GLLC", "uPU", "nnPU", "GKF-PUAL-script"],
+        options={"lambda1_path": "true"},
     ),
 }
