@@ -61,6 +61,55 @@ def test_settings_are_fixed_by_size_and_fit_the_ceiling():
     assert board_ks(6) == [1, 2, 3, 4, 5] and board_ks(30) == [5, 10, 20]
 
 
+def test_fscpu_search_rows_option_changes_fscpu_alone_and_only_on_larger_tables():
+    ks = board_ks(57)
+    default = method_settings(2100, 57, ks)
+    option = method_settings(2100, 57, ks, fscpu_search_rows=1500)
+    assert "search_rows" not in default["fscpu"]  # the committed cells' settings, unchanged
+    assert option["fscpu"]["search_rows"] == 1500
+    # planned for the 1,500 rows its fits read: more iterations in the same time, same eta rule
+    assert all(option["fscpu"]["n_iter"][k] > default["fscpu"]["n_iter"][k] for k in ks)
+    assert option["fscpu"]["n_iter"] == method_settings(1500, 57, ks)["fscpu"]["n_iter"]
+    assert option["fscpu"]["eta"] == method_settings(1500, 57, ks)["fscpu"]["eta"]
+    assert {m: v for m, v in option.items() if m != "fscpu"} == {
+        m: v for m, v in default.items() if m != "fscpu"
+    }
+    # at most that many rows: the paper's search, the same settings
+    assert method_settings(1400, 57, ks, fscpu_search_rows=1500) == method_settings(1400, 57, ks)
+
+
+def test_fscpu_search_rows_cells_are_the_pu_cells_of_the_larger_tables(monkeypatch):
+    rows = {"spambase": (4601, 57), "madelon": (2143, 500), "heart": (270, 13)}
+    monkeypatch.setattr(_cells, "_table", lambda name: (np.zeros(rows[name]), None, None))
+    config = RunConfig(runs=2, datasets=list(rows), options={"fscpu_search_rows": 1500})
+    cells = make_cells(config)
+    # 2,100 and 1,500 training rows (2,143 less its 30 %): only spambase's are changed
+    assert {c["dataset"] for c in cells} == {"spambase"}
+    assert {c["regime"] for c in cells} == {r for r, (kind, _) in REGIMES.items() if "pu" in kind}
+    assert all(c["fscpu_search_rows"] == 1500 for c in cells) and len(cells) == 2 * 4
+    for bad in (True, 1.5, "1500", 1):
+        with pytest.raises(ValueError, match="fscpu_search_rows"):
+            make_cells(RunConfig(options={"fscpu_search_rows": bad}))
+
+
+def test_a_cell_with_the_option_runs_fscpu_on_that_many_rows(monkeypatch):
+    seen = {}
+
+    def board(X, weak, *, settings, **kwargs):
+        seen.update(settings)
+        raise KeyboardInterrupt  # the settings reached the board: nothing else to run
+
+    monkeypatch.setattr(_cells, "_table", _small_synthetic)  # 400 rows, 280 to train
+    monkeypatch.setattr(_cells, "compare_selectors", board)
+    cell = {"dataset": "synth-informative", "regime": "pu-scar-0.5", "seed": 0}
+    with pytest.raises(KeyboardInterrupt):
+        run_cell({**cell, "fscpu_search_rows": 200})
+    assert seen["fscpu"]["search_rows"] == 200
+    with pytest.raises(KeyboardInterrupt):
+        run_cell(cell)
+    assert "search_rows" not in seen["fscpu"]
+
+
 def test_reference_names_are_compares():
     from weakfs import compare
     from weakfs.experiments.benchmark import _protocol
@@ -99,10 +148,13 @@ def test_no_label_cell_has_ufvs_variance_and_references():
     assert all(0.0 <= a <= 1.0 for a in out["truth_auc"] + out["truth_auc_trees"])
 
 
-def _small_settings(n_rows, n_columns, ks):
+def _small_settings(n_rows, n_columns, ks, fscpu_search_rows=None):
     """Cheap settings for a test: the plumbing, not the methods' quality."""
     return {
-        "fscpu": {"n_iter": {int(k): 8 for k in ks}},
+        "fscpu": {
+            "n_iter": {int(k): 8 for k in ks},
+            **({"search_rows": fscpu_search_rows} if fscpu_search_rows else {}),
+        },
         "fscpu_mi": {"n_iter": {int(k): 8 for k in ks}},
         "gkf_pual": {"n_lambdas": {int(k): 2 for k in ks if k <= 5}},
         "pu_extra_trees": {"n_estimators": 20},

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import time
 
 import numpy as np
@@ -45,7 +46,15 @@ from weakfs.experiments.benchmark._protocol import (
 from weakfs.feature_selection import default_k_grid, default_model
 from weakfs.metrics import feature_selection_recall
 
-__all__ = ["PU_VERSION", "VERSION", "cell_split", "cell_version", "make_cells", "run_cell"]
+__all__ = [
+    "PU_VERSION",
+    "VERSION",
+    "cell_split",
+    "cell_version",
+    "make_cells",
+    "run_cell",
+    "training_rows",
+]
 
 #: raised whenever a change here, or in compare_selectors, alters a cell's result (2: the board
 #: with repeated folds, intervals, top group and recommendation, its flags recorded per row; 3:
@@ -64,6 +73,8 @@ PU_VERSION = 5
 # read "but all features scores below them"; among the committed cells those were SCAR seed 1
 # of synth-informative and synth-xor, SCAR seed 2 of DEXTER and semi-supervised ADA seed 4, all
 # recomputed with the rule.
+# Nor for the option ``fscpu_search_rows``: a cell without it runs the settings it ran before,
+# and a cell with it has a key of its own.
 # Nor for cells that cannot run (fewer than two labeled positives): they used to raise and were
 # never recorded, so no committed cell changes.
 #: the unsupervised baseline of the no-label regime
@@ -85,12 +96,28 @@ def make_cells(config: RunConfig) -> list[dict]:
         seeds = range(config.n_runs(1 if config.quick else 5))
     elif isinstance(seeds, int):
         seeds = [seeds]
+    option: dict = {}
+    if (search_rows := config.options.get("fscpu_search_rows")) is not None:
+        if isinstance(search_rows, bool) or not isinstance(search_rows, int) or search_rows < 2:
+            raise ValueError(f"fscpu_search_rows must be an int of at least 2, got {search_rows!r}")
+        # only the cells it changes: FSCPU runs in the PU regimes, and the option changes a
+        # cell only where its training rows are more than that
+        regimes = [r for r in regimes if REGIMES[r][0] in ("pu", "pu-biased")]
+        datasets = [d for d in datasets if training_rows(d) > search_rows]
+        option = {"fscpu_search_rows": search_rows}
     return [
-        {"dataset": d, "regime": r, "seed": int(seed)}
+        {"dataset": d, "regime": r, "seed": int(seed), **option}
         for seed in seeds
         for d in datasets
         for r in regimes
     ]
+
+
+def training_rows(dataset: str) -> int:
+    """The training rows of every cell of ``dataset`` (its rows capped at ``MAX_ROWS``, less the
+    test share, as ``train_test_split`` rounds)."""
+    n_rows = min(_table(dataset)[0].shape[0], MAX_ROWS)
+    return n_rows - math.ceil(TEST_SIZE * n_rows)
 
 
 @functools.lru_cache(maxsize=4)
@@ -264,7 +291,7 @@ def _run_cell(cell: dict) -> dict:
     else:
         n_train = len(tr)
         ks = board_ks(d)
-        settings = method_settings(n_train, d, ks)
+        settings = method_settings(n_train, d, ks, cell.get("fscpu_search_rows"))
         board = compare_selectors(
             Xs[tr],
             weak,
