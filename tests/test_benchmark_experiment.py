@@ -398,3 +398,63 @@ def test_report_counts_cells_that_cannot_run_apart(tmp_path):
     assert "Cannot run: 1 cell (pu-scar-0.1: glioma seed 4)" in text
     # left out of the analysis: the calibration still counts the 12 cells that ran
     assert "| pu-scar-0.1 | 12 | 100 % " in text.split("## The board's calibration")[1]
+
+
+@pytest.mark.needs_data(*{source for source, _ in DATASETS.values() if source != "synth"})
+def test_fscpu_rows_comparison_reads_the_tables_the_option_changes():
+    from weakfs.experiments.benchmark_fscpu_rows._protocol import OPTION, PU_REGIMES, TABLES
+
+    cells = make_cells(RunConfig(runs=1, options=dict(OPTION)))
+    assert {c["dataset"] for c in cells} == set(TABLES)
+    assert {c["regime"] for c in cells} == set(PU_REGIMES)
+
+
+def _stored_cell(experiment, dataset, seed, rows):
+    """A cell as the store gives it: its board rows as lists; ``rows`` of (method, k, k_rule,
+    truth AUC, recommended, tied)."""
+    method, k, rule, auc, recommended, tied = (list(c) for c in zip(*rows))
+    return {
+        "experiment": experiment,
+        **{"dataset": dataset, "regime": "pu-scar-0.3", "seed": seed},
+        **{"method": method, "k": k, "k_rule": rule, "truth_auc": auc},
+        **{"truth_auc_trees": auc, "recommended": recommended, "tied": tied},
+    }
+
+
+def test_fscpu_rows_comparison_pairs_rows_and_judges_against_the_seed_spread():
+    from weakfs.experiments.benchmark_fscpu_rows._derive import records
+    from weakfs.experiments.benchmark_fscpu_rows._report import (
+        changed_recommendations,
+        per_table,
+        write_report,
+    )
+
+    paper, option = "benchmark@../..", "benchmark"
+    stored = []
+    for seed, (base, new) in enumerate([(0.80, 0.84), (0.90, 0.93), (0.85, 0.85)]):
+        mrmr = ("mrmr", 5, "fixed", 0.7, seed == 0, seed == 0)
+        stored.append(
+            _stored_cell(
+                paper, "spambase", seed, [("fscpu", 5, "fixed", base, seed > 0, True), mrmr]
+            )
+        )
+        changed = ("fscpu", 5, "fixed", new, seed > 0, True)
+        stored.append(_stored_cell(option, "spambase", seed, [changed, mrmr]))
+    # a cell of the paper's side alone is not paired
+    stored.append(_stored_cell(paper, "gina", 0, [("fscpu", 5, "fixed", 0.5, True, True)]))
+    table = records(pd.DataFrame(stored))
+    assert len(table) == 6 and set(table["dataset"]) == {"spambase"}
+    verdict = per_table(table).set_index("table").loc["spambase"]
+    # brute force: paired differences 0.04, 0.03, 0; the paper's sd over the three seeds
+    assert verdict["paired difference"] == "+0.0233"
+    assert verdict["sd (seed to seed)"] == f"{np.std([0.80, 0.90, 0.85], ddof=1):.4f}"
+    assert verdict["verdict"] == "within" and verdict["FSCPU's rows changed"] == "2 of 3"
+    assert changed_recommendations(table).empty
+    # the option's row loses the recommendation in one cell: that cell is listed
+    stored[1]["recommended"] = [False, False]
+    moved = changed_recommendations(records(pd.DataFrame(stored)))
+    assert moved[["dataset", "seed"]].values.tolist() == [["spambase", 0]]
+    assert moved.loc[0, "paper's search"] == "mrmr (k = 5, fixed)" and moved.loc[0, "option"] == ""
+    text = write_report(table, None)
+    assert "Cells paired: 3 of 160 (spambase 3)" in text
+    assert "Every other method's rows: 3 of 3 identical" in text

@@ -137,6 +137,7 @@ EXPERIMENT_MODULES: dict[str, str] = {
     "board-at-k": "weakfs.experiments.board_at_k",
     "fscpu-options": "weakfs.experiments.fscpu_options",
     "fscpu-benchmark-sample": "weakfs.experiments.fscpu_benchmark_sample",
+    "benchmark-fscpu-rows1500": "weakfs.experiments.benchmark_fscpu_rows",
 }
 
 
