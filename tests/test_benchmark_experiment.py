@@ -61,18 +61,20 @@ def test_settings_are_fixed_by_size_and_fit_the_ceiling():
     assert board_ks(6) == [1, 2, 3, 4, 5] and board_ks(30) == [5, 10, 20]
 
 
-def test_fscpu_search_rows_option_changes_fscpu_alone_and_only_on_larger_tables():
+def test_fscpu_search_rows_option_changes_the_fscpu_searches_only_on_larger_tables():
     ks = board_ks(57)
     default = method_settings(2100, 57, ks)
     option = method_settings(2100, 57, ks, fscpu_search_rows=1500)
     assert "search_rows" not in default["fscpu"]  # the committed cells' settings, unchanged
-    assert option["fscpu"]["search_rows"] == 1500
+    assert option["fscpu"]["search_rows"] == option["fscpu_mi"]["search_rows"] == 1500
     # planned for the 1,500 rows its fits read: more iterations in the same time, same eta rule
     assert all(option["fscpu"]["n_iter"][k] > default["fscpu"]["n_iter"][k] for k in ks)
     assert option["fscpu"]["n_iter"] == method_settings(1500, 57, ks)["fscpu"]["n_iter"]
     assert option["fscpu"]["eta"] == method_settings(1500, 57, ks)["fscpu"]["eta"]
-    assert {m: v for m, v in option.items() if m != "fscpu"} == {
-        m: v for m, v in default.items() if m != "fscpu"
+    assert option["fscpu_mi"]["n_iter"] == option["fscpu"]["n_iter"]
+    searches = ("fscpu", "fscpu_mi")
+    assert {m: v for m, v in option.items() if m not in searches} == {
+        m: v for m, v in default.items() if m not in searches
     }
     # at most that many rows: the paper's search, the same settings
     assert method_settings(1400, 57, ks, fscpu_search_rows=1500) == method_settings(1400, 57, ks)
@@ -87,6 +89,10 @@ def test_fscpu_search_rows_cells_are_the_pu_cells_of_the_larger_tables(monkeypat
     assert {c["dataset"] for c in cells} == {"spambase"}
     assert {c["regime"] for c in cells} == {r for r, (kind, _) in REGIMES.items() if "pu" in kind}
     assert all(c["fscpu_search_rows"] == 1500 for c in cells) and len(cells) == 2 * 4
+    # a version of their own: the committed PU cells keep theirs
+    assert {_cells.cell_version(c) for c in cells} == {_cells.SEARCH_ROWS_VERSION}
+    plain = make_cells(RunConfig(runs=1, datasets=["spambase"], methods=["pu-scar-0.3"]))
+    assert _cells.cell_version(plain[0]) == _cells.PU_VERSION < _cells.SEARCH_ROWS_VERSION
     for bad in (True, 1.5, "1500", 1):
         with pytest.raises(ValueError, match="fscpu_search_rows"):
             make_cells(RunConfig(options={"fscpu_search_rows": bad}))
@@ -104,10 +110,10 @@ def test_a_cell_with_the_option_runs_fscpu_on_that_many_rows(monkeypatch):
     cell = {"dataset": "synth-informative", "regime": "pu-scar-0.5", "seed": 0}
     with pytest.raises(KeyboardInterrupt):
         run_cell({**cell, "fscpu_search_rows": 200})
-    assert seen["fscpu"]["search_rows"] == 200
+    assert seen["fscpu"]["search_rows"] == seen["fscpu_mi"]["search_rows"] == 200
     with pytest.raises(KeyboardInterrupt):
         run_cell(cell)
-    assert "search_rows" not in seen["fscpu"]
+    assert "search_rows" not in seen["fscpu"] and "search_rows" not in seen["fscpu_mi"]
 
 
 def test_reference_names_are_compares():
@@ -448,13 +454,20 @@ def test_fscpu_rows_comparison_pairs_rows_and_judges_against_the_seed_spread():
     # brute force: paired differences 0.04, 0.03, 0; the paper's sd over the three seeds
     assert verdict["paired difference"] == "+0.0233"
     assert verdict["sd (seed to seed)"] == f"{np.std([0.80, 0.90, 0.85], ddof=1):.4f}"
-    assert verdict["verdict"] == "within" and verdict["FSCPU's rows changed"] == "2 of 3"
+    assert verdict["verdict"] == "within" and verdict["rows changed"] == "2 of 3"
     assert changed_recommendations(table).empty
     # the option's row loses the recommendation in one cell: that cell is listed
     stored[1]["recommended"] = [False, False]
     moved = changed_recommendations(records(pd.DataFrame(stored)))
     assert moved[["dataset", "seed"]].values.tolist() == [["spambase", 0]]
     assert moved.loc[0, "paper's search"] == "mrmr (k = 5, fixed)" and moved.loc[0, "option"] == ""
+    # automatic-k rows pair by method even where the two sides chose another k
+    auto = [
+        _stored_cell(paper, "gina", 1, [("fscpu_mi", 3, "auto", 0.61, False, False)]),
+        _stored_cell(option, "gina", 1, [("fscpu_mi", 4, "auto", 0.64, False, False)]),
+    ]
+    paired = records(pd.DataFrame(auto))
+    assert paired[["k_paper", "k_option", "truth_auc_option"]].values.tolist() == [[3, 4, 0.64]]
     text = write_report(table, None)
     assert "Cells paired: 3 of 160 (spambase 3)" in text
     assert "Every other method's rows: 3 of 3 identical" in text

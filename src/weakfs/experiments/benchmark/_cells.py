@@ -48,6 +48,7 @@ from weakfs.metrics import feature_selection_recall
 
 __all__ = [
     "PU_VERSION",
+    "SEARCH_ROWS_VERSION",
     "VERSION",
     "cell_split",
     "cell_version",
@@ -74,9 +75,12 @@ PU_VERSION = 5
 # of synth-informative and synth-xor, SCAR seed 2 of DEXTER and semi-supervised ADA seed 4, all
 # recomputed with the rule.
 # Nor for the option ``fscpu_search_rows``: a cell without it runs the settings it ran before,
-# and a cell with it has a key of its own.
+# and a cell with it has a key and a version of its own (SEARCH_ROWS_VERSION).
 # Nor for cells that cannot run (fewer than two labeled positives): they used to raise and were
 # never recorded, so no committed cell changes.
+#: the version of the PU cells run with ``fscpu_search_rows`` (6: FSCPU-MI's search reads those
+#: rows too; the first 20 such cells, OCCUPANCY's at version 5, had FSCPU's alone read them)
+SEARCH_ROWS_VERSION = 6
 #: the unsupervised baseline of the no-label regime
 VARIANCE = "variance (range-scaled)"
 #: random draws per size judged (the reference of every selection of that size)
@@ -85,6 +89,8 @@ RANDOM_DRAWS = 5
 
 def cell_version(cell: dict) -> int:
     """The version of the code computing ``cell``: its regime's."""
+    if "fscpu_search_rows" in cell:
+        return SEARCH_ROWS_VERSION
     return PU_VERSION if REGIMES[cell["regime"]][0] in ("pu", "pu-biased") else VERSION
 
 

@@ -139,38 +139,33 @@ def method_settings(
     ``GKF_PUAL_MAX_K`` only (BENCHMARKS.md gives the times and the quality lost against the
     defaults).
 
-    ``fscpu_search_rows`` (None: the paper's search on every row) runs FSCPU's search on that
-    many rows where the training rows are more (``FSCPUSelector(search_rows=...)``, FSCPU-MI
-    unchanged); its iterations are then planned for the rows its fits read, so it spends the
-    same time on more of them.
+    ``fscpu_search_rows`` (None: the paper's search on every row) runs the search of FSCPU and
+    FSCPU-MI on that many rows where the training rows are more
+    (``FSCPUSelector(search_rows=...)``); their iterations are then planned for the rows their
+    fits read, so they spend the same time on more of them.
     """
     read = n_rows * min(n_columns, 2000)
     search_rows = None
     if fscpu_search_rows is not None and n_rows > fscpu_search_rows:
         search_rows = int(fscpu_search_rows)
     fscpu_iter = _fscpu_iterations(n_rows if search_rows is None else search_rows, ks)
-    mi_iter = _fscpu_iterations(n_rows, ks)
     # fewer iterations take larger steps: the compact GA's learning rate is scaled so that
     # eta * n_iter stays the default's (1 / (2 d) * 3000; without it, 303 iterations on BASEHOCK
     # left the probabilities near their start: truth AUC 0.772 against 0.876 with it, 0.951 at
     # the default 3,000)
     read_columns = min(n_columns, 2000)
 
-    def scaled_eta(n_iter: dict) -> dict:
-        return {
-            k: (None if it == 3000 else 3000 / (2 * read_columns * it)) for k, it in n_iter.items()
-        }
+    fscpu_eta = {
+        k: (None if it == 3000 else 3000 / (2 * read_columns * it)) for k, it in fscpu_iter.items()
+    }
+    searched = {} if search_rows is None else {"search_rows": search_rows}
 
     gkf_lambdas = 20 if n_rows <= 1500 else 12
     # SEW-IL: 20 generations of FSGA took 38 s on 1,395 x 2,000 (2.8M values read)
     generations = int(min(20, max(5, 20 * 3.0e6 / max(read, 1))))
     return {
-        "fscpu": {
-            "n_iter": fscpu_iter,
-            "eta": scaled_eta(fscpu_iter),
-            **({} if search_rows is None else {"search_rows": search_rows}),
-        },
-        "fscpu_mi": {"n_iter": mi_iter, "eta": scaled_eta(mi_iter)},
+        "fscpu": {"n_iter": fscpu_iter, "eta": fscpu_eta, **searched},
+        "fscpu_mi": {"n_iter": dict(fscpu_iter), "eta": dict(fscpu_eta), **searched},
         "sewil": {"n_generations": generations, "n_estimators": 50},
         # its quadratic model of m columns has m (m + 3) / 2 coefficients: at k = 50 (1,325)
         # one fit took over 3 minutes on 1,395 rows, so it runs at the ks up to 20 (screened

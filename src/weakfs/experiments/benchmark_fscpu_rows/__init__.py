@@ -5,10 +5,10 @@ search on 1,500 rows against the committed ones, paired (FOLDER:
 It runs no selector: it reads the committed benchmark (``results/benchmark.csv``) and the
 option's cells beside its report (``weakfs reproduce benchmark --set fscpu_search_rows=1500
 --out ...``), the PU cells of the eight tables with more than 1,500 training rows.  Same cell,
-same split, labels, folds and seeds: only FSCPU's rows may differ, and the board's flags that
-read them.  Writes ``benchmark-fscpu-rows1500.csv`` (one row per board row both hold) and
-``.md`` (every other method's rows identical or not; FSCPU's truth AUC per table against its
-seed-to-seed sd; the board's recommendations changed).
+same split, labels, folds and seeds: only the rows of FSCPU and FSCPU-MI may differ, and the
+board's flags that read them.  Writes ``benchmark-fscpu-rows1500.csv`` (one row per board row
+both hold) and ``.md`` (every other method's rows identical or not; the truth AUC of FSCPU and
+FSCPU-MI per table against their seed-to-seed sd; the board's recommendations changed).
 """
 
 from weakfs.experiments._registry import Experiment

@@ -1,5 +1,5 @@
-"""One row per (cell, method, k) that both the committed benchmark and the option's cells hold:
-the row's truth AUCs and board flags on each side."""
+"""One row per (cell, method, fixed k or automatic k) that both the committed benchmark and the
+option's cells hold: the row's k, truth AUCs and board flags on each side."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from weakfs.experiments.benchmark_fscpu_rows._protocol import PU_REGIMES, SIDES,
 
 __all__ = ["COLUMNS", "KEY", "records"]
 
-#: a row of the board within a cell
-KEY = ["dataset", "regime", "seed", "method", "k", "k_rule"]
+#: a row of the board within a cell: a method's row at a fixed k, or its automatic-k row
+#: (``slot`` -1), whose k may differ between the sides
+KEY = ["dataset", "regime", "seed", "method", "k_rule", "slot"]
 #: what each side's row carries
-VALUES = ["truth_auc", "truth_auc_trees", "recommended", "tied"]
+VALUES = ["k", "truth_auc", "truth_auc_trees", "recommended", "tied"]
 COLUMNS = [*KEY, *(f"{v}_{side}" for side in ("paper", "option") for v in VALUES)]
 
 
@@ -21,12 +22,13 @@ def _rows(cells: pd.DataFrame, side: str) -> pd.DataFrame:
     mine = cells[cells["experiment"].map(SIDES) == side]
     if mine.empty:
         return pd.DataFrame(columns=[*KEY, *VALUES])
-    lists = ["method", "k", "k_rule", *VALUES]
+    lists = ["method", "k_rule", *VALUES]
     rows = mine[["dataset", "regime", "seed", *lists]].explode(lists, ignore_index=True)
     rows = rows.astype({"k": int, "truth_auc": float, "truth_auc_trees": float})
     rows = rows.astype({"recommended": bool, "tied": bool, "seed": int})
+    rows["slot"] = rows["k"].where(rows["k_rule"] == "fixed", -1)
     if rows.duplicated(KEY).any():
-        raise ValueError(f"a cell of the {side} side has two rows of one (method, k, k_rule)")
+        raise ValueError(f"a cell of the {side} side has two rows of one (method, k rule, k)")
     return rows
 
 
@@ -39,5 +41,5 @@ def records(cells: pd.DataFrame) -> pd.DataFrame:
     table = table.assign(
         _table=table["dataset"].map(TABLES.index), _regime=table["regime"].map(PU_REGIMES.index)
     )
-    table = table.sort_values(["_table", "_regime", "seed", "method", "k_rule", "k"])
+    table = table.sort_values(["_table", "_regime", "seed", "method", "k_rule", "slot"])
     return table[COLUMNS].reset_index(drop=True)
