@@ -53,7 +53,7 @@ def per_table(table: pd.DataFrame, judge: str = "truth_auc", method: str = "fscp
                 "paper's search": f"{paper.mean():.3f}",
                 "option": f"{option.mean():.3f}",
                 "paired difference": f"{diff:+.4f}",
-                "sd (seed to seed)": f"{sd:.4f}",
+                "sd (seed to seed)": "–" if np.isnan(sd) else f"{sd:.4f}",  # one seed per row
                 "verdict": verdict,
             }
         )
