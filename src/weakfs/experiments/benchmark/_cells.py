@@ -39,6 +39,7 @@ from weakfs.experiments.benchmark._protocol import (
     DATASETS,
     FIXED_KS,
     MAX_ROWS,
+    PU_REGIMES,
     REGIMES,
     TEST_SIZE,
     method_settings,
@@ -91,7 +92,7 @@ def cell_version(cell: dict) -> int:
     """The version of the code computing ``cell``: its regime's."""
     if "fscpu_search_rows" in cell:
         return SEARCH_ROWS_VERSION
-    return PU_VERSION if REGIMES[cell["regime"]][0] in ("pu", "pu-biased") else VERSION
+    return PU_VERSION if cell["regime"] in PU_REGIMES else VERSION
 
 
 def make_cells(config: RunConfig) -> list[dict]:
@@ -108,7 +109,7 @@ def make_cells(config: RunConfig) -> list[dict]:
             raise ValueError(f"fscpu_search_rows must be an int of at least 2, got {search_rows!r}")
         # only the cells it changes: FSCPU runs in the PU regimes, and the option changes a
         # cell only where its training rows are more than that
-        regimes = [r for r in regimes if REGIMES[r][0] in ("pu", "pu-biased")]
+        regimes = [r for r in regimes if r in PU_REGIMES]
         datasets = [d for d in datasets if training_rows(d) > search_rows]
         option = {"fscpu_search_rows": search_rows}
     return [

@@ -76,6 +76,8 @@ REGIMES = {
     "semi-5pc": ("semi", 0.05),
     "none": ("none", None),
 }
+#: the regimes with positive-unlabeled labels, the ones FSCPU and the other PU selectors run in
+PU_REGIMES = tuple(r for r, (kind, _) in REGIMES.items() if kind in ("pu", "pu-biased"))
 #: rows kept of a larger table (a random subset per repetition)
 MAX_ROWS = 3000
 #: the share of rows held out (their true labels score the selections)
