@@ -36,9 +36,10 @@ def _runs_per_cell(table: pd.DataFrame) -> str:
     """The runs per cell: one number, or each method's runs where they differ (long runs accrue)."""
     column = "condition" if "condition" in table else "dataset"
     runs = table.groupby(["method", column])["seed"].nunique()
-    if runs.nunique() == 1:
-        return f"{runs.iloc[0]} run(s) per cell"
     n_columns = table[column].nunique()
+    # one number only when every method also ran everywhere (else the gaps would go unsaid)
+    if runs.nunique() == 1 and (runs.groupby(level="method").size() == n_columns).all():
+        return f"{runs.iloc[0]} run(s) per cell"
     parts = []
     for method, counts in runs.groupby(level="method"):
         low, high = int(counts.min()), int(counts.max())
