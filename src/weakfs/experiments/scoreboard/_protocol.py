@@ -20,7 +20,7 @@ SOURCES = {
             "fsga-lenmut-bounded",
             *["sla-all", "fsga-votes", "fsga-cbil-labels", "fsga-lenmut-unbounded", "fsga-oracle"],
         ],
-        options={"runs_by_method": "fsga_best:5"},
+        options={"runs_by_method": "fsga_best:5,fsga:20,rlsr:20,sfs:20,ssls:20,cotfss:20"},
     ),
     "gkf_pual-tables": RunConfig(
         runs=5,

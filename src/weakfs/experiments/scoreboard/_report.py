@@ -142,8 +142,8 @@ def write_report(board: pd.DataFrame, ctx: ReportContext) -> str:
         "replications).  Mushroom's uPU-quadratic accuracy is printed 0.607 (0.48) and read so, "
         "though beside its F1 of 39.02 it is likely 60.7 with a misplaced decimal point.",
         "- **SEW-IL** (Feofanov, Devijver & Amini, arXiv:1911.04841, 2019): ACC-U of Tables 2, "
-        "3 and 4; entries the paper prints as NA are not rows.  10 splits (the paper: 20) for "
-        "most methods; ours_runs gives each row's.",
+        "3 and 4; entries the paper prints as NA are not rows.  Fewer splits than the paper's 20 "
+        "(5 to 12, accruing); ours_runs gives each row's.",
         "- **GKF-PUAL** (Wang, Zhu & Xue, Information Sciences 690, 2025): Tables 2 and 3 at "
         "the paper's protocol (its full tuning grid, greedy rounds until no improvement) at 5 "
         "repetitions (the paper: 10); " + _gkf_sd_note(board) + ".",
