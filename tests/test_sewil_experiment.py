@@ -7,7 +7,7 @@ import pytest
 from weakfs.experiments._registry import ReportContext, RunConfig, get
 from weakfs.experiments.sewil import SPLITS, load_split
 from weakfs.experiments.sewil._cells import make_cells
-from weakfs.experiments.sewil._report import write_report
+from weakfs.experiments.sewil._report import _size_and_accuracy, write_report
 
 
 def test_registered_and_grid():
@@ -415,3 +415,16 @@ def test_report_of_criteria_cells_alone(tmp_path):
     ctx = ReportContext(out_dir=tmp_path, name="sewil-tables", config=RunConfig(), command="x")
     text = write_report(pd.DataFrame(rows), ctx)
     assert "Table 2 with the transductive bound as printed" in text
+
+
+def test_size_and_accuracy_sentence_follows_the_test():
+    """The report's sentence on subset size and ACC-U claims an association only at p < 0.05,
+    calls it weak below |rho| 0.3 and names its direction."""
+    assert _size_and_accuracy(0.11, 0.20) == "but within a dataset it does not go with ACC-U"
+    assert _size_and_accuracy(0.16, 0.04).endswith(
+        "goes weakly with ACC-U, larger subsets scoring higher"
+    )
+    assert _size_and_accuracy(-0.5, 0.001).endswith(
+        "goes with ACC-U, smaller subsets scoring higher"
+    )
+    assert "does not go" in _size_and_accuracy(float("nan"), float("nan"))
