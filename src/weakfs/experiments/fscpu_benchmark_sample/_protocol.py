@@ -15,6 +15,8 @@ METHODS = {
     "fscpu-mi-rows1500": ("cluster+mi", {"search_rows": 1500}),
     "fscpu-rows1500-shared": ("cluster", {"search_rows": 1500, "shared_start": True}),
     "fscpu-mi-rows1500-shared": ("cluster+mi", {"search_rows": 1500, "shared_start": True}),
+    "fscpu-rows1500-warm": ("cluster", {"search_rows": 1500, "warm_start": True}),
+    "fscpu-mi-rows1500-warm": ("cluster+mi", {"search_rows": 1500, "warm_start": True}),
 }
 #: option -> the paper's search it is paired with
 PAIRS = {
@@ -22,4 +24,6 @@ PAIRS = {
     "fscpu-mi-rows1500": "fscpu-mi",
     "fscpu-rows1500-shared": "fscpu",
     "fscpu-mi-rows1500-shared": "fscpu-mi",
+    "fscpu-rows1500-warm": "fscpu",
+    "fscpu-mi-rows1500-warm": "fscpu-mi",
 }

@@ -65,7 +65,8 @@ def write_report(table: pd.DataFrame, ctx: ReportContext) -> str:
         "on that table.  On a table of at most 1,500 training rows `search_rows=1500` clusters "
         "every row, so it is the paper's search there (the two bags of words here); the "
         "shared k-means start (`-shared`: every mixture fit starts from one k-means "
-        "clustering on all columns) is not.  The seconds are the "
+        "clustering on all columns) is not, nor is the warm start (`-warm`: each mixture fit "
+        "starts from the previous winner's clustering).  The seconds are the "
         "runs' own, beside other niced jobs (indicative).",
         "",
     ]
