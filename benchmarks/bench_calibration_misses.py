@@ -1,6 +1,7 @@
 """The benchmark cells where the board's recommendation lies more than 0.03 below the best.
 
-Reads the committed cells (``results/benchmark.csv``, current versions only) and lists every
+Reads the committed cells (``results/benchmark.csv``, the benchmark's cells as its report reads
+them) and lists every
 labeled cell whose recommended candidate (each selector at its automatic k, and all features)
 is more than ``--margin`` truth AUC (logistic judge) below the truly best candidate, with
 
@@ -37,7 +38,8 @@ import pandas as pd
 
 from weakfs._markdown import markdown_table
 from weakfs.compare import ALL_FEATURES, RANDOM
-from weakfs.experiments._store import _from_csv
+from weakfs.experiments._registry import RunConfig
+from weakfs.experiments._runner import stored_table
 from weakfs.experiments.benchmark._cells import cell_split
 from weakfs.experiments.benchmark._report_cells import candidates, long_table
 
@@ -182,9 +184,8 @@ def main() -> None:
     parser.add_argument("--margin", type=float, default=0.03)
     parser.add_argument("--precise", type=float, default=0.05)
     args = parser.parse_args()
-    cells = pd.read_csv(RESULTS)
-    cells = cells[cells.superseded.isna() & (cells.regime != "none")]
-    cells = cells.map(_from_csv)  # the lists per candidate, as the report reads them
+    cells = stored_table("benchmark", RunConfig(), RESULTS.parent)  # lists per candidate
+    cells = cells[cells.regime != "none"]
     long = board_candidates(cells)
     table = misses(long, args.margin)
     print(f"{len(table)} of {len(cells)} labeled cells more than {args.margin} below the best")

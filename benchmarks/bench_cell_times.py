@@ -1,6 +1,7 @@
 """Why one table's benchmark cells take 1 to 3 times as long from one repetition to another.
 
-Reads the committed cells (``results/benchmark.csv``, current versions only; computes nothing).
+Reads the committed cells (``results/benchmark.csv``, the benchmark's cells as its report reads
+them; computes nothing).
 For every table and regime with at least two repetitions, each selector's selection seconds in
 a cell (its automatic k and its fixed ks together) are divided by that selector's median over
 the table's repetitions.  If the spread came from the data (a search that runs longer on one
@@ -23,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from weakfs._markdown import markdown_table
-from weakfs.experiments._store import _from_csv
+from weakfs.experiments._registry import RunConfig
+from weakfs.experiments._runner import stored_table
 from weakfs.experiments.benchmark._report_cells import long_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -32,11 +34,7 @@ TIMED = ("fscpu", "fscpu_mi", "gkf_pual", "semi_jmi", "mrmr")
 
 
 def _cells() -> pd.DataFrame:
-    table = pd.read_csv(ROOT / "results" / "benchmark.csv", dtype={"seed": str})
-    table = table[~table["superseded"].fillna(False).astype(bool)]
-    for column in table.columns:
-        if not pd.api.types.is_numeric_dtype(table[column]):
-            table[column] = table[column].map(_from_csv)
+    table = stored_table("benchmark", RunConfig(), ROOT / "results")
     seconds = long_table(table).groupby(["dataset", "regime", "seed", "method"])["select_seconds"]
     per_cell = seconds.sum().unstack()
     per_cell["cell"] = table.groupby(["dataset", "regime", "seed"])["seconds"].first()

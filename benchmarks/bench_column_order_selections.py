@@ -4,7 +4,8 @@ A ranker whose scores are tied (PU permutation importance measures a drop of exa
 column when no shuffle moves a held-out labeled row past an unlabeled one) fills its k columns
 by a stable sort, i.e. in column order.  Such a selection is not a choice the data made.
 
-Reads the committed cells (``results/benchmark.csv``, current versions only) and counts, per
+Reads the committed cells (``results/benchmark.csv``, the benchmark's cells as its report reads
+them) and counts, per
 method and table family, the candidate rows (k at most ``--max-k``, tables of at least
 ``--min-width`` columns) whose selection lies mostly (``--share``, default 80 %) among the
 table's first 2k columns; a random selection lands there 2k / d of the time (at most 20 % here).
@@ -28,7 +29,8 @@ import pandas as pd
 from weakfs._markdown import markdown_table
 from weakfs.compare import RANDOM
 from weakfs.compare._folds import tied_fit
-from weakfs.experiments._store import _from_csv
+from weakfs.experiments._registry import RunConfig
+from weakfs.experiments._runner import stored_table
 from weakfs.experiments.benchmark._report_cells import long_table
 
 CELLS = pathlib.Path(__file__).resolve().parents[1] / "results" / "benchmark.csv"
@@ -88,8 +90,7 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=0.8)
     parser.add_argument("--refit", type=int, default=0)
     args = parser.parse_args()
-    cells = pd.read_csv(CELLS)
-    cells = cells[cells.superseded.isna()].map(_from_csv)
+    cells = stored_table("benchmark", RunConfig(), CELLS.parent)
     long = long_table(cells)
     rows = column_order_rows(long, min_width=args.min_width, max_k=args.max_k, share=args.share)
     by = rows.groupby(["method", "family"]).column_order.agg(["size", "sum", "mean"])

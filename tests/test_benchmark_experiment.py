@@ -10,9 +10,18 @@ import pytest
 
 from weakfs.compare import ALL_FEATURES, RANDOM, _leaderboard
 from weakfs.experiments._registry import ReportContext, RunConfig, get
+from weakfs.experiments._store import cell_key
 from weakfs.experiments.benchmark import _cells
 from weakfs.experiments.benchmark._cells import _weak_labels, board_ks, make_cells, run_cell
-from weakfs.experiments.benchmark._protocol import DATASETS, FAMILIES, REGIMES, method_settings
+from weakfs.experiments.benchmark._protocol import (
+    DATASETS,
+    FAMILIES,
+    FSCPU_SEARCH_ROWS,
+    FSCPU_SEARCH_ROWS_TABLES,
+    PU_REGIMES,
+    REGIMES,
+    method_settings,
+)
 from weakfs.experiments.benchmark._report import write_report
 
 
@@ -21,8 +30,13 @@ def test_registered_and_grid():
     cells = make_cells(RunConfig(runs=5))
     assert len(cells) == len(DATASETS) * len(REGIMES) * 5
     assert len(DATASETS) >= 24 and len({kind for kind, _ in REGIMES.values()}) >= 4
-    # no clock in a cell: its key is the dataset, the regime and the seed
-    assert {tuple(sorted(c)) for c in cells} == {("dataset", "regime", "seed")}
+    # no clock in a cell: its key is the dataset, the regime and the seed, and in the PU cells
+    # of the larger tables the rows FSCPU's search reads
+    assert {tuple(sorted(c)) for c in cells} == {
+        ("dataset", "regime", "seed"),
+        ("dataset", "fscpu_search_rows", "regime", "seed"),
+    }
+    assert sum("fscpu_search_rows" in c for c in cells) == 5 * 8 * len(PU_REGIMES)
     quick = make_cells(RunConfig(quick=True, datasets=["heart"], methods=["none"]))
     assert quick == [{"dataset": "heart", "regime": "none", "seed": 0}]
     one = make_cells(RunConfig(datasets=["colon"], methods=["none"], options={"seeds": 3}))
@@ -91,11 +105,28 @@ def test_fscpu_search_rows_cells_are_the_pu_cells_of_the_larger_tables(monkeypat
     assert all(c["fscpu_search_rows"] == 1500 for c in cells) and len(cells) == 2 * 4
     # a version of their own: the committed PU cells keep theirs
     assert {_cells.cell_version(c) for c in cells} == {_cells.SEARCH_ROWS_VERSION}
-    plain = make_cells(RunConfig(runs=1, datasets=["spambase"], methods=["pu-scar-0.3"]))
+    # None: the paper's search on every row, in every cell asked (the cells made before)
+    plain = make_cells(RunConfig(runs=1, datasets=list(rows), options={"fscpu_search_rows": None}))
+    assert len(plain) == 3 * len(REGIMES) and not any("fscpu_search_rows" in c for c in plain)
     assert _cells.cell_version(plain[0]) == _cells.PU_VERSION < _cells.SEARCH_ROWS_VERSION
     for bad in (True, 1.5, "1500", 1):
         with pytest.raises(ValueError, match="fscpu_search_rows"):
             make_cells(RunConfig(options={"fscpu_search_rows": bad}))
+
+
+def test_the_benchmark_runs_fscpu_on_its_search_rows_in_the_pu_cells_of_the_larger_tables():
+    tables = ["spambase", "heart", "mnist-even"]  # no data read: the tables are listed
+    cells = make_cells(RunConfig(runs=2, datasets=tables))
+    assert len(cells) == 2 * len(tables) * len(REGIMES)
+    searched = [c for c in cells if "fscpu_search_rows" in c]
+    assert {c["fscpu_search_rows"] for c in searched} == {FSCPU_SEARCH_ROWS}
+    assert {(c["dataset"], c["regime"]) for c in searched} == {
+        (d, r) for d in ("spambase", "mnist-even") for r in PU_REGIMES
+    }
+    assert {_cells.cell_version(c) for c in searched} == {_cells.SEARCH_ROWS_VERSION}
+    # the very cells (so the keys) the option computes
+    option = RunConfig(runs=2, datasets=tables, options={"fscpu_search_rows": FSCPU_SEARCH_ROWS})
+    assert sorted(map(cell_key, searched)) == sorted(map(cell_key, make_cells(option)))
 
 
 def test_a_cell_with_the_option_runs_fscpu_on_that_many_rows(monkeypatch):
@@ -411,8 +442,9 @@ def test_fscpu_rows_comparison_reads_the_tables_the_option_changes():
     from weakfs.experiments.benchmark_fscpu_rows._protocol import OPTION, PU_REGIMES, TABLES
 
     cells = make_cells(RunConfig(runs=1, options=dict(OPTION)))
-    assert {c["dataset"] for c in cells} == set(TABLES)
+    assert {c["dataset"] for c in cells} == set(TABLES) == set(FSCPU_SEARCH_ROWS_TABLES)
     assert {c["regime"] for c in cells} == set(PU_REGIMES)
+    assert OPTION == {"fscpu_search_rows": FSCPU_SEARCH_ROWS}
 
 
 def _stored_cell(experiment, dataset, seed, rows):

@@ -8,9 +8,10 @@ fixed k in {5, 10, 20, 50, 100} and at its automatic k, at settings fixed by the
 (``method_settings``; no clock), judged by a logistic regression and extra trees on the true
 labels, random selection of the same size and all features as references; five repetitions per
 cell.  ``--methods`` chooses regimes; ``--set seeds=S`` (an int or a list) runs only those
-repetitions, e.g. to recompute one committed cell; ``--set fscpu_search_rows=N`` runs the
-searches of FSCPU and FSCPU-MI on N rows (only the cells that changes: the PU cells of tables
-with more training rows).
+repetitions, e.g. to recompute one committed cell.  The searches of FSCPU and FSCPU-MI read
+1,500 rows in the PU cells of tables with more training rows (``FSCPU_SEARCH_ROWS``);
+``--set fscpu_search_rows=None`` gives the paper's search on every row in every cell, ``--set
+fscpu_search_rows=N`` the PU cells of the tables with more than N training rows, searched on N.
 """
 
 from weakfs.experiments._registry import Experiment

@@ -38,6 +38,8 @@ from weakfs.experiments.benchmark._protocol import (
     CANNOT_RUN,
     DATASETS,
     FIXED_KS,
+    FSCPU_SEARCH_ROWS,
+    FSCPU_SEARCH_ROWS_TABLES,
     MAX_ROWS,
     PU_REGIMES,
     REGIMES,
@@ -75,8 +77,9 @@ PU_VERSION = 5
 # read "but all features scores below them"; among the committed cells those were SCAR seed 1
 # of synth-informative and synth-xor, SCAR seed 2 of DEXTER and semi-supervised ADA seed 4, all
 # recomputed with the rule.
-# Nor for the option ``fscpu_search_rows``: a cell without it runs the settings it ran before,
-# and a cell with it has a key and a version of its own (SEARCH_ROWS_VERSION).
+# Nor for ``fscpu_search_rows``, the benchmark's setting since all its cells were computed apart:
+# a cell without it runs the settings it ran before (``--set fscpu_search_rows=None`` asks for
+# those), and a cell with it has a key and a version of its own (SEARCH_ROWS_VERSION).
 # Nor for cells that cannot run (fewer than two labeled positives): they used to raise and were
 # never recorded, so no committed cell changes.
 #: the version of the PU cells run with ``fscpu_search_rows`` (6: FSCPU-MI's search reads those
@@ -103,17 +106,28 @@ def make_cells(config: RunConfig) -> list[dict]:
         seeds = range(config.n_runs(1 if config.quick else 5))
     elif isinstance(seeds, int):
         seeds = [seeds]
-    option: dict = {}
-    if (search_rows := config.options.get("fscpu_search_rows")) is not None:
-        if isinstance(search_rows, bool) or not isinstance(search_rows, int) or search_rows < 2:
-            raise ValueError(f"fscpu_search_rows must be an int of at least 2, got {search_rows!r}")
-        # only the cells it changes: FSCPU runs in the PU regimes, and the option changes a
-        # cell only where its training rows are more than that
-        regimes = [r for r in regimes if r in PU_REGIMES]
-        datasets = [d for d in datasets if training_rows(d) > search_rows]
-        option = {"fscpu_search_rows": search_rows}
+    if "fscpu_search_rows" in config.options:
+        # None: the paper's search on every row, in every cell (the cells before the setting);
+        # a number: only the cells it changes, the PU cells of the tables with more training rows
+        search_rows = config.options["fscpu_search_rows"]
+        searched: set = set()
+        if search_rows is not None:
+            if isinstance(search_rows, bool) or not isinstance(search_rows, int) or search_rows < 2:
+                raise ValueError(
+                    f"fscpu_search_rows must be an int of at least 2, got {search_rows!r}"
+                )
+            regimes = [r for r in regimes if r in PU_REGIMES]
+            datasets = [d for d in datasets if training_rows(d) > search_rows]
+            searched = set(datasets)
+    else:  # the benchmark's setting (docs/benchmark.md, "FSCPU's search on 1,500 rows")
+        search_rows, searched = FSCPU_SEARCH_ROWS, set(FSCPU_SEARCH_ROWS_TABLES)
     return [
-        {"dataset": d, "regime": r, "seed": int(seed), **option}
+        {
+            "dataset": d,
+            "regime": r,
+            "seed": int(seed),
+            **({"fscpu_search_rows": search_rows} if d in searched and r in PU_REGIMES else {}),
+        }
         for seed in seeds
         for d in datasets
         for r in regimes
