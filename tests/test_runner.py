@@ -478,3 +478,24 @@ def test_a_list_reads_back_as_python_wrote_it(values):
 
 def _type_tree(value):
     return [_type_tree(v) for v in value] if isinstance(value, list) else type(value)
+
+
+def test_an_integer_entry_of_some_cells_is_written_as_an_integer(tmp_path):
+    from weakfs.experiments._store import CsvCells, records_table
+
+    cells = [{"dataset": "a", "seed": 0}, {"dataset": "b", "seed": 0, "search_rows": 1500}]
+    keys = [cell_key(c) for c in cells]
+    records = {
+        k: {"cell": c, "result": {"auc": 0.5 + i / 10}, "seconds": 1.0}
+        for i, (k, c) in enumerate(zip(keys, cells, strict=True))
+    }
+    frame, found = records_table(records, keys)
+    assert found == keys and frame["search_rows"].isna().tolist() == [True, False]
+    frame[CsvCells.KEY] = found
+    store = CsvCells(tmp_path / "x.csv")
+    store.write(frame, found, lambda cell: 1)
+    text = (tmp_path / "x.csv").read_text()
+    assert ",1500," in text and "1500.0" not in text
+    # and read back as the cells' own entries
+    back = CsvCells(tmp_path / "x.csv").records(cells, keys)
+    assert back[keys[1]]["cell"]["search_rows"] == 1500 and back[keys[0]]["result"]["auc"] == 0.5

@@ -264,4 +264,14 @@ def records_table(records: dict[str, dict], keys: list[str]) -> tuple[pd.DataFra
         {**records[k]["cell"], **records[k]["result"], "seconds": records[k]["seconds"]}
         for k in found
     ]
-    return pd.DataFrame(rows), found
+    frame = pd.DataFrame(rows)
+    # a cell entry that only some cells have (an option's number) stays an integer, written
+    # "1500" as in a store where every cell has it, not "1500.0" beside the missing ones
+    for column in {name for k in found for name in records[k]["cell"]}:
+        values = [records[k]["cell"].get(column) for k in found]
+        integers = [v for v in values if v is not None]
+        if 0 < len(integers) < len(values) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in integers
+        ):
+            frame[column] = pd.array(values, dtype="Int64")
+    return frame, found
