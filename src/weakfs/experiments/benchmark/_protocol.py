@@ -86,15 +86,8 @@ MAX_ROWS = 3000
 FSCPU_SEARCH_ROWS = 1500
 #: the tables with more training rows than ``FSCPU_SEARCH_ROWS`` (a test checks this against
 #: ``training_rows``, which needs the data to tell): their PU cells run the search on those rows
-FSCPU_SEARCH_ROWS_TABLES = (
-    "spambase",
-    "mushrooms",
-    "occupancy",
-    "madelon",
-    "ada",
-    "gina",
-    "sylva",
-    "mnist-even",
+FSCPU_SEARCH_ROWS_TABLES = tuple(
+    "spambase mushrooms occupancy madelon ada gina sylva mnist-even".split()
 )
 #: the share of rows held out (their true labels score the selections)
 TEST_SIZE = 0.3
